@@ -1,0 +1,38 @@
+/**
+ * Two projects: fast tests in Node (units and supertest on the app factory) and browser tests
+ * through puppeteer-core and Debian's Chromium. TypeScript is compiled by @swc/jest, which needs no
+ * TypeScript compiler API; types are checked separately by `tsc --noEmit`.
+ */
+const transform = {
+  '^.+\\.(t|j)sx?$': [
+    '@swc/jest',
+    {
+      jsc: {
+        parser: { syntax: 'typescript', tsx: true },
+        transform: { react: { runtime: 'automatic' } },
+        target: 'es2022',
+      },
+      module: { type: 'commonjs' },
+    },
+  ],
+};
+
+/** @type {import('jest').Config} */
+module.exports = {
+  globalSetup: '<rootDir>/tests/support/globalSetup.ts',
+  projects: [
+    {
+      displayName: 'node',
+      testEnvironment: 'node',
+      transform,
+      testMatch: ['<rootDir>/tests/unit/**/*.test.ts?(x)', '<rootDir>/tests/server/**/*.test.ts?(x)'],
+    },
+    {
+      displayName: 'browser',
+      testEnvironment: 'node',
+      transform,
+      testMatch: ['<rootDir>/tests/e2e/**/*.test.ts?(x)'],
+      slowTestThreshold: 30,
+    },
+  ],
+};

@@ -1,0 +1,119 @@
+import compression from 'compression';
+import express, { type ErrorRequestHandler, type RequestHandler } from 'express';
+import { canonicalPagePath } from '../shared/routes';
+import type { Config } from './config';
+import { consoleLogger, type Logger } from './logger';
+import { readManifest, type AssetManifest } from './manifest';
+import { renderAllPages } from './pages';
+import { distAssetsDir, distDir, publicDir } from './paths';
+import { securityHeaders } from './security';
+import { sendStaticEntry } from './staticEntry';
+import { loadStaticFiles } from './staticFiles';
+
+export interface AppOptions {
+  /** The client build's manifest; read from dist/ when not given. */
+  manifest?: AssetManifest;
+  logger?: Logger;
+  assetsDir?: string;
+  publicDir?: string;
+}
+
+/** The methods every resource here answers. */
+const allowedMethods = 'GET, HEAD';
+
+/** One line per finished request. No IP, user agent or query string: see the privacy policy. */
+function accessLog(logger: Logger): RequestHandler {
+  return (req, res, next) => {
+    const started = process.hrtime.bigint();
+    res.on('finish', () => {
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      const path = JSON.stringify(req.originalUrl.split('?')[0]).slice(1, -1);
+      const bytes = res.getHeader('Content-Length') ?? '-';
+      logger.info(`${new Date().toISOString()} ${req.method} ${path} ${res.statusCode} ${bytes} ${ms.toFixed(1)}ms`);
+    });
+    next();
+  };
+}
+
+/** The decoded request path, or undefined when it is not valid percent-encoding or holds a NUL. */
+function decodePath(rawPath: string): string | undefined {
+  try {
+    const decoded = decodeURIComponent(rawPath);
+    return decoded.includes('\0') ? undefined : decoded;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Builds the Express app. It never listens: server/main.ts does, and tests drive it through supertest.
+ * Pages are rendered and files loaded here, once, so a bad build fails at start-up, not per request.
+ */
+export function createApp(config: Config, options: AppOptions = {}): express.Express {
+  const logger = options.logger ?? consoleLogger;
+  const manifest = options.manifest ?? readManifest(distDir);
+  const rendered = renderAllPages({ siteUrl: config.siteUrl, affiliateUrl: config.affiliateUrl }, manifest);
+  const files = loadStaticFiles(options.assetsDir ?? distAssetsDir, options.publicDir ?? publicDir);
+
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.set('trust proxy', config.trustProxy);
+
+  app.use(accessLog(logger));
+  app.use(securityHeaders(config));
+
+  app.use((req, res, next) => {
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      res.set('Allow', allowedMethods).status(405).type('text/plain').send('Method Not Allowed\n');
+      return;
+    }
+    const decoded = decodePath(req.path);
+    if (decoded === undefined) {
+      sendStaticEntry(req, res, rendered.badRequest, 400);
+      return;
+    }
+    res.locals.decodedPath = decoded;
+    next();
+  });
+
+  app.use(compression());
+
+  app.get('/healthz', (_req, res) => {
+    res.set('Cache-Control', 'no-store').type('text/plain').send('ok\n');
+  });
+
+  app.use((req, res, next) => {
+    const path = res.locals.decodedPath as string;
+    const page = rendered.pages.get(path) ?? files.get(path);
+    if (page) {
+      sendStaticEntry(req, res, page);
+      return;
+    }
+    const canonical = canonicalPagePath(path);
+    if (canonical) {
+      const query = req.originalUrl.indexOf('?');
+      res.redirect(301, canonical + (query === -1 ? '' : req.originalUrl.slice(query)));
+      return;
+    }
+    next();
+  });
+
+  app.use((req, res) => sendStaticEntry(req, res, rendered.notFound, 404));
+
+  const onError: ErrorRequestHandler = (error, req, res, _next) => {
+    // Errors carrying a 4xx status (a client's fault, such as a body parser's) keep it; all else is ours.
+    const status = typeof error?.status === 'number' && error.status >= 400 && error.status < 500 ? error.status : 500;
+    if (status === 500) logger.error(`${req.method} ${req.originalUrl.split('?')[0]} failed`, error);
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
+    if (status === 500) sendStaticEntry(req, res, rendered.serverError, 500);
+    else if (status === 400) sendStaticEntry(req, res, rendered.badRequest, 400);
+    else res.status(status).type('text/plain').send(`${status}\n`);
+  };
+  app.use(onError);
+
+  return app;
+}

@@ -1,0 +1,122 @@
+import { isIP } from 'node:net';
+
+/** Everything the server reads from its environment, parsed and checked once at start-up. */
+export interface Config {
+  port: number;
+  host: string;
+  /** The one outward registration address every affiliate button points at. */
+  affiliateUrl: string;
+  /** Public origin (no trailing slash) used for canonical, Open Graph and sitemap URLs. */
+  siteUrl: string;
+  /** Value for Express's "trust proxy" setting: false, or how many proxies stand in front. */
+  trustProxy: boolean | number;
+  /** Milliseconds to let in-flight requests finish after SIGTERM/SIGINT before exiting anyway. */
+  shutdownTimeoutMs: number;
+}
+
+/**
+ * A stand-in registration address so a fresh checkout works out of the box. example.com is reserved
+ * for documentation (RFC 2606), so the sample site never sends anyone to a real business by accident.
+ * Operators set AFFILIATE_URL to their own link; start-up warns while this default is in use.
+ */
+export const SAMPLE_AFFILIATE_URL = 'https://www.example.com/register?ref=auctions-guide';
+
+/** A bad environment value: the message names the variable and what is wrong with it. */
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+type Env = Record<string, string | undefined>;
+
+export function loadConfig(env: Env = process.env): Config {
+  const port = parsePort(env.PORT);
+  const host = parseHost(env.HOST);
+  return {
+    port,
+    host,
+    affiliateUrl: parseAffiliateUrl(env.AFFILIATE_URL),
+    siteUrl: parseSiteUrl(env.SITE_URL, host, port),
+    trustProxy: parseTrustProxy(env.TRUST_PROXY),
+    shutdownTimeoutMs: parseShutdownTimeout(env.SHUTDOWN_TIMEOUT_MS),
+  };
+}
+
+/** Treats unset and blank the same: an empty `PORT=` in a unit file means "use the default". */
+function given(value: string | undefined): string | undefined {
+  const trimmed = value?.trim();
+  return trimmed ? trimmed : undefined;
+}
+
+function parsePort(raw: string | undefined): number {
+  const value = given(raw);
+  if (value === undefined) return 3000;
+  if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > 65535) {
+    throw new ConfigError(`PORT must be a whole number from 1 to 65535, got "${raw}"`);
+  }
+  return Number(value);
+}
+
+function parseHost(raw: string | undefined): string {
+  const value = given(raw);
+  if (value === undefined) return '0.0.0.0';
+  const hostname = /^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/i;
+  if (isIP(value) === 0 && !hostname.test(value)) {
+    throw new ConfigError(`HOST must be an IP address or a host name such as 127.0.0.1 or localhost, got "${raw}"`);
+  }
+  return value;
+}
+
+function parseUrl(name: string, value: string): URL {
+  try {
+    return new URL(value);
+  } catch {
+    throw new ConfigError(`${name} must be an absolute URL such as https://example.com/, got "${value}"`);
+  }
+}
+
+function parseAffiliateUrl(raw: string | undefined): string {
+  const value = given(raw);
+  if (value === undefined) return SAMPLE_AFFILIATE_URL;
+  const url = parseUrl('AFFILIATE_URL', value);
+  if (url.protocol !== 'https:') {
+    throw new ConfigError(`AFFILIATE_URL must use https://, got "${raw}"`);
+  }
+  if (url.username || url.password) {
+    throw new ConfigError('AFFILIATE_URL must not contain a user name or password');
+  }
+  return url.href;
+}
+
+function parseSiteUrl(raw: string | undefined, host: string, port: number): string {
+  const value = given(raw);
+  if (value === undefined) {
+    const wildcard = host === '0.0.0.0' || host === '::';
+    const shownHost = wildcard ? 'localhost' : isIP(host) === 6 ? `[${host}]` : host;
+    return `http://${shownHost}:${port}`;
+  }
+  const url = parseUrl('SITE_URL', value);
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    throw new ConfigError(`SITE_URL must use http:// or https://, got "${raw}"`);
+  }
+  if (url.pathname !== '/' || url.search || url.hash || url.username || url.password) {
+    throw new ConfigError(`SITE_URL must be an origin only, such as https://auctions.example.com (no path, query or login), got "${raw}"`);
+  }
+  return url.origin;
+}
+
+function parseTrustProxy(raw: string | undefined): boolean | number {
+  const value = given(raw)?.toLowerCase();
+  if (value === undefined || value === 'false' || value === '0') return false;
+  if (value === 'true') return true;
+  if (/^\d+$/.test(value) && Number(value) <= 10) return Number(value);
+  throw new ConfigError(`TRUST_PROXY must be false, true or the number of proxies in front (1-10), got "${raw}"`);
+}
+
+function parseShutdownTimeout(raw: string | undefined): number {
+  const value = given(raw);
+  if (value === undefined) return 10_000;
+  if (!/^\d+$/.test(value) || Number(value) < 100 || Number(value) > 600_000) {
+    throw new ConfigError(`SHUTDOWN_TIMEOUT_MS must be a whole number of milliseconds from 100 to 600000, got "${raw}"`);
+  }
+  return Number(value);
+}

@@ -1,0 +1,159 @@
+/**
+ * The privacy policy (/privacy-policy). It describes what this site really does: no accounts,
+ * forms, cookies or third-party code, and a short-lived access log without IP addresses or
+ * user agents. If the server's logging or the page assets change, this text must change too.
+ */
+import type { ProsePage } from './types';
+
+export const privacyPolicy: ProsePage = {
+  path: '/privacy-policy',
+  title: 'Privacy Policy | Auctions Guide',
+  description:
+    'How Auctions Guide handles your privacy: no accounts, forms, cookies or trackers, and a short access log with no IP addresses, kept for at most 14 days.',
+  heading: 'Privacy Policy',
+  lastUpdated: 'October 2025',
+  intro: [
+    {
+      kind: 'paragraph',
+      text: 'This policy explains what information Auctions Guide collects when you visit this website, why we collect it and how long we keep it. The short version: we collect very little, and nothing that tells us who you are.',
+    },
+  ],
+  sections: [
+    {
+      id: 'who-we-are',
+      heading: 'Who We Are',
+      blocks: [
+        {
+          kind: 'paragraph',
+          text: 'Auctions Guide is an independent review and information site about an online membership for buying vehicles at public auctions. In this policy, “we” and “us” mean the operator of this site. We are not the company that sells the membership.',
+        },
+      ],
+    },
+    {
+      id: 'what-we-do-not-collect',
+      heading: 'What We Do Not Collect',
+      blocks: [
+        { kind: 'paragraph', text: 'This site is built to work without collecting personal information. It has:' },
+        {
+          kind: 'list',
+          items: [
+            'No user accounts and no logins.',
+            'No forms, so you never type your name, email address or payment details here.',
+            'No cookies, and nothing stored in your browser’s local storage.',
+            'No analytics, tracking pixels, advertising or social media widgets.',
+            'No third-party scripts or fonts. Every image, font, style sheet and script comes from this site itself.',
+          ],
+        },
+        {
+          kind: 'paragraph',
+          text: 'Because every file is served from this site only, loading our pages does not make your browser contact any other company.',
+        },
+      ],
+    },
+    {
+      id: 'access-logs',
+      heading: 'Server Access Logs',
+      blocks: [
+        {
+          kind: 'paragraph',
+          text: 'Like most websites, our server writes one short line to its access log for each request it answers. Each line holds only:',
+        },
+        {
+          kind: 'list',
+          items: [
+            'The date and time of the request.',
+            'The request method, such as GET.',
+            'The page or file path that was asked for, without any query string (the part of an address after a “?”).',
+            'The status code of the response, such as 200 or 404.',
+            'The size of the response.',
+            'How long the server took to answer.',
+          ],
+        },
+        {
+          kind: 'paragraph',
+          text: 'We do not log your IP address or your browser’s user agent (the text that names your browser and device). Your device’s IP address has to reach our server so it can send the page back to you, but we do not write it down.',
+        },
+        {
+          kind: 'paragraph',
+          text: 'We use these logs only to keep the site secure and to find and fix problems, such as broken links or slow pages. We keep them for at most 14 days and then delete them. We do not sell them, share them for marketing or combine them with other data.',
+        },
+        {
+          kind: 'paragraph',
+          text: 'If the site is delivered through a hosting or network provider, that provider may handle connection data, such as IP addresses, to carry traffic and protect against attacks, under its own terms.',
+        },
+      ],
+    },
+    {
+      id: 'registration-link',
+      heading: 'When You Follow Our Registration Link',
+      blocks: [
+        {
+          kind: 'paragraph',
+          text: 'Our buttons for the membership open another company’s website in a new tab. Once you are there, you are no longer on our site. That company’s own privacy policy and terms apply to anything you do there, including registering and paying. Please read them before you sign up.',
+        },
+        {
+          kind: 'paragraph',
+          text: 'Our link is an affiliate link. The affiliate network behind it may set its own cookies on that site, so that a registration can be credited to us and we can be paid a commission. Those cookies are set by that network, not by us, and its own policy covers them.',
+        },
+        {
+          kind: 'paragraph',
+          text: 'We never see your payment details. The affiliate network may tell us that a registration was made through our link so that it can pay our commission.',
+        },
+      ],
+    },
+    {
+      id: 'sharing',
+      heading: 'Sharing Information',
+      blocks: [
+        {
+          kind: 'paragraph',
+          text: 'We do not sell or rent information about our visitors. We would only share our access logs if the law required us to, for example to answer a valid court order, or to deal with an attack on the site.',
+        },
+      ],
+    },
+    {
+      id: 'children',
+      heading: 'Children',
+      blocks: [
+        {
+          kind: 'paragraph',
+          text: 'This site is meant for adults who are thinking about buying a vehicle. It is not aimed at children under 13, and it does not knowingly collect personal information from anyone, of any age.',
+        },
+      ],
+    },
+    {
+      id: 'your-rights',
+      heading: 'Your Rights',
+      blocks: [
+        {
+          kind: 'paragraph',
+          text: 'Depending on where you live, you may have the right to ask what information we hold about you, to ask us to correct or delete it, or to object to how we use it. You can contact us to use these rights at any time.',
+        },
+        {
+          kind: 'paragraph',
+          text: 'Because our logs hold no IP addresses, names or other identifiers, we usually cannot tell which log lines, if any, came from you. We will still answer your request and explain what we can do.',
+        },
+      ],
+    },
+    {
+      id: 'changes',
+      heading: 'Changes to This Policy',
+      blocks: [
+        {
+          kind: 'paragraph',
+          text: 'If we change how the site handles information, we will update this page and the “last updated” date at the top. We will not start collecting more information without first saying so here.',
+        },
+      ],
+    },
+    {
+      id: 'contact',
+      heading: 'Contact',
+      blocks: [
+        {
+          kind: 'paragraph',
+          text: 'For questions about this policy or your privacy, please contact the site operator at the contact address published with this site.',
+        },
+      ],
+    },
+  ],
+};

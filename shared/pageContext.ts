@@ -1,0 +1,17 @@
+import { createContext, useContext } from 'react';
+
+/** What a page render may depend on besides its route: the operator's configuration. */
+export interface PageContextValue {
+  /** Public origin without a trailing slash, for absolute canonical and Open Graph URLs. */
+  siteUrl: string;
+  /** The configured affiliate registration address. */
+  affiliateUrl: string;
+}
+
+export const PageContext = createContext<PageContextValue | null>(null);
+
+export function usePageContext(): PageContextValue {
+  const value = useContext(PageContext);
+  if (!value) throw new Error('usePageContext needs a PageContext provider (see server/render.tsx)');
+  return value;
+}

@@ -1,0 +1,20 @@
+/**
+ * The route table: the one place that names the site's pages. Server and client both read it,
+ * so it holds only plain data (page components live in shared/pages and are server-only).
+ */
+export const pagePaths = ['/', '/privacy-policy', '/terms-conditions', '/about-us'] as const;
+
+export type PagePath = (typeof pagePaths)[number];
+
+export function isPagePath(path: string): path is PagePath {
+  return (pagePaths as readonly string[]).includes(path);
+}
+
+/**
+ * The canonical page for a path that differs only by letter case or trailing slashes
+ * ("/About-Us/" → "/about-us"), or undefined when there is none.
+ */
+export function canonicalPagePath(path: string): PagePath | undefined {
+  const folded = path.toLowerCase().replace(/\/+$/, '') || '/';
+  return isPagePath(folded) ? folded : undefined;
+}

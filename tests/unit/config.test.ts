@@ -1,0 +1,55 @@
+import { ConfigError, loadConfig, SAMPLE_AFFILIATE_URL } from '../../server/config';
+
+describe('loadConfig', () => {
+  it('uses port 3000, every interface, the sample affiliate address and a localhost site URL by default', () => {
+    expect(loadConfig({})).toEqual({
+      port: 3000,
+      host: '0.0.0.0',
+      affiliateUrl: SAMPLE_AFFILIATE_URL,
+      siteUrl: 'http://localhost:3000',
+      trustProxy: false,
+      shutdownTimeoutMs: 10_000,
+    });
+  });
+
+  it('derives the site URL from HOST and PORT when SITE_URL is not set', () => {
+    expect(loadConfig({ HOST: '127.0.0.1', PORT: '8080' }).siteUrl).toBe('http://127.0.0.1:8080');
+    expect(loadConfig({ HOST: '::1', PORT: '8080' }).siteUrl).toBe('http://[::1]:8080');
+    expect(loadConfig({ HOST: 'guide.internal' }).siteUrl).toBe('http://guide.internal:3000');
+  });
+
+  it('treats blank values as unset', () => {
+    expect(loadConfig({ PORT: '', AFFILIATE_URL: '  ', SITE_URL: '' }).port).toBe(3000);
+  });
+
+  it('keeps the affiliate address with its query string and normalises the site URL to an origin', () => {
+    const config = loadConfig({ AFFILIATE_URL: 'https://partner.example.net/join?aff=1&x=2', SITE_URL: 'https://Guide.Example.com/' });
+    expect(config.affiliateUrl).toBe('https://partner.example.net/join?aff=1&x=2');
+    expect(config.siteUrl).toBe('https://guide.example.com');
+  });
+
+  it('reads TRUST_PROXY as false, true or a hop count', () => {
+    expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);
+    expect(loadConfig({ TRUST_PROXY: '1' }).trustProxy).toBe(1);
+    expect(loadConfig({ TRUST_PROXY: 'false' }).trustProxy).toBe(false);
+  });
+
+  it.each([
+    [{ PORT: 'eighty' }, /^PORT must be a whole number from 1 to 65535, got "eighty"$/],
+    [{ PORT: '70000' }, /^PORT must be/],
+    [{ PORT: '0' }, /^PORT must be/],
+    [{ PORT: '3000.5' }, /^PORT must be/],
+    [{ HOST: 'not a host!' }, /^HOST must be an IP address or a host name/],
+    [{ AFFILIATE_URL: 'http://partner.example.net/join' }, /^AFFILIATE_URL must use https:\/\//],
+    [{ AFFILIATE_URL: 'partner.example.net/join' }, /^AFFILIATE_URL must be an absolute URL/],
+    [{ AFFILIATE_URL: 'https://user:secret@partner.example.net/' }, /^AFFILIATE_URL must not contain a user name or password$/],
+    [{ SITE_URL: 'ftp://guide.example.com' }, /^SITE_URL must use http:\/\/ or https:\/\//],
+    [{ SITE_URL: 'https://guide.example.com/blog' }, /^SITE_URL must be an origin only/],
+    [{ SITE_URL: 'https://guide.example.com/?a=1' }, /^SITE_URL must be an origin only/],
+    [{ TRUST_PROXY: 'maybe' }, /^TRUST_PROXY must be false, true or the number of proxies/],
+    [{ SHUTDOWN_TIMEOUT_MS: '5' }, /^SHUTDOWN_TIMEOUT_MS must be a whole number of milliseconds/],
+  ])('rejects %j with a message naming the variable', (env, message) => {
+    expect(() => loadConfig(env)).toThrow(ConfigError);
+    expect(() => loadConfig(env)).toThrow(message);
+  });
+});
