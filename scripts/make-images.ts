@@ -402,10 +402,10 @@ function gavelStriking(x: number, y: number, angle: number, scale: number, colou
 
 /** Three short strokes fanning out to the left of the strike point: "it just struck". */
 function impactLines(x: number, y: number, colour: string, scale = 1): string {
-  return [186, 207, 228]
+  return [196, 214, 232]
     .map((deg) => {
       const a = (deg * Math.PI) / 180;
-      const [r1, r2] = [40 * scale, 68 * scale];
+      const [r1, r2] = [50 * scale, 76 * scale];
       return (
         `<path d="M ${round1(x + r1 * Math.cos(a))} ${round1(y + r1 * Math.sin(a))} ` +
         `L ${round1(x + r2 * Math.cos(a))} ${round1(y + r2 * Math.sin(a))}" ` +
@@ -443,6 +443,16 @@ function priceTag(o: TagOptions): string {
       text(textX, 84, o.price, { size: 24, fill: o.ink, bold: true, anchor: 'middle' })
     : text(textX, 65, o.label, { size: 42, fill: o.ink, bold: true, anchor: 'middle', letterSpacing: 2 });
   return outline + circle(right ? 170 : 30, 50, 9, o.hole) + label;
+}
+
+/** The string from a car's mirror to a tag's hole, with a little slack. */
+function tagString(from: { x: number; y: number }, to: { x: number; y: number }): string {
+  const midX = round1((from.x + to.x) / 2);
+  const midY = round1(Math.max(from.y, to.y) + 10);
+  return (
+    `<path d="M ${round1(from.x)} ${round1(from.y)} Q ${midX} ${midY} ${round1(to.x)} ${round1(to.y)}" ` +
+    `stroke="${PALETTE.navy}" stroke-width="3" fill="none" stroke-linecap="round"/>`
+  );
 }
 
 /** A map pin whose point sits at (0, 0). */
@@ -496,7 +506,8 @@ function heroSvg(): string {
   // The car's transform; the tag hangs from its mirror.
   const car = { x: 150, y: 332, s: 1.06 };
   const mirror = { x: car.x + 400 * car.s, y: car.y + 70 * car.s };
-  const tagHole = { x: mirror.x - 12, y: mirror.y + 36 };
+  // The tag hangs between the wheels so it hides no wheel or light.
+  const tagHole = { x: mirror.x - 66, y: mirror.y + 42 };
   return [
     rect(0, 0, 800, 600, PALETTE.sky),
     // Soft backdrop shapes frame the scene without competing with it.
@@ -510,15 +521,15 @@ function heroSvg(): string {
     tick(369, 96, 26, TINT.white, 6),
     // Gavel striking its block, upper right: the auction.
     group(`translate(${block.x} ${block.y})`, soundBlock(PALETTE.blue, PALETTE.deepBlue)),
-    gavelStriking(block.x + 4, block.y + 2, -32, 1, { head: PALETTE.navy, band: PALETTE.amber, handle: PALETTE.deepBlue }),
-    impactLines(block.x - 4, block.y - 6, PALETTE.amber),
+    gavelStriking(block.x + 4, block.y + 2, -26, 1, { head: PALETTE.navy, band: PALETTE.amber, handle: PALETTE.deepBlue }),
+    impactLines(block.x, block.y - 4, PALETTE.amber),
     // The car, front and centre: what the visitor came for.
     group(
       `translate(${car.x} ${car.y}) scale(${car.s})`,
       vehicle({ kind: 'sedan', body: PALETTE.blue, shade: PALETTE.deepBlue, light: '#5b8cc9' }),
     ),
     // SOLD tag tied to the mirror, hanging over the doors.
-    `<path d="M ${round1(mirror.x)} ${round1(mirror.y)} Q ${round1(tagHole.x + 10)} ${round1(tagHole.y - 14)} ${round1(tagHole.x)} ${round1(tagHole.y)}" stroke="${PALETTE.navy}" stroke-width="3" fill="none"/>`,
+    tagString(mirror, tagHole),
     group(
       `translate(${round1(tagHole.x)} ${round1(tagHole.y)}) rotate(-7) scale(0.82) translate(-170 -50)`,
       priceTag({ label: 'SOLD', price: '$2,400', fill: PALETTE.amber, ink: PALETTE.navy, hole: PALETTE.deepBlue, holeSide: 'right' }),
@@ -641,8 +652,8 @@ function checkAuctionsSvg(): string {
     ),
     circle(lx, ly, lensR, 'none', `stroke="${PALETTE.navy}" stroke-width="14"`),
     `<path d="M ${lx - 46} ${ly - 22} A 52 52 0 0 1 ${lx - 18} ${ly - 50}" stroke="#ffffff" stroke-width="8" stroke-linecap="round" fill="none" opacity="0.8"/>`,
-    sparkle(126, 170, 14, PALETTE.amber),
-    sparkle(720, 470, 12, PALETTE.amber),
+    sparkle(48, 214, 13, PALETTE.amber),
+    sparkle(724, 470, 12, PALETTE.amber),
   ].join('');
 }
 
@@ -976,12 +987,17 @@ function reviewSvg(index: number): string {
   const r = SAMPLE_REVIEWS[index];
   if (!r) throw new Error(`No review ${index}`);
   const initials = r.name.slice(0, 1) + r.initial;
-  const card = { x: 56, y: 136, w: 688, h: 432 };
-  const quoteSize = 25;
-  const quoteLines = balancedWrap(r.quote, card.w - 120, quoteSize);
-  const lineHeight = 36;
-  const bubble = { x: card.x + 40, y: card.y + 112, w: card.w - 80, h: quoteLines.length * lineHeight + 34 };
-  const attachY = bubble.y + bubble.h + 22;
+  const quoteSize = 26;
+  const lineHeight = 38;
+  const cardW = 688;
+  const quoteLines = balancedWrap(r.quote, cardW - 120, quoteSize);
+  const bubbleH = quoteLines.length * lineHeight + 34;
+  // Header 112 + bubble + gap 24 + attachment 88 + bottom padding 36.
+  const cardH = 112 + bubbleH + 24 + 88 + 36;
+  // Centre the card in the space under the banner.
+  const card = { x: 56, y: Math.round(104 + (496 - cardH) / 2), w: cardW, h: cardH };
+  const bubble = { x: card.x + 40, y: card.y + 112, w: card.w - 80, h: bubbleH };
+  const attachY = bubble.y + bubble.h + 24;
   return [
     rect(0, 0, 800, 600, r.backdrop),
     sampleBanner(),
@@ -996,7 +1012,7 @@ function reviewSvg(index: number): string {
     // Message bubble with the quote.
     rect(bubble.x, bubble.y, bubble.w, bubble.h, PALETTE.sky, 18),
     `<path d="M ${bubble.x + 30} ${bubble.y} l 12 -14 l 12 14 Z" fill="${PALETTE.sky}"/>`,
-    lines(bubble.x + 20, bubble.y + 42, quoteLines, lineHeight, { size: quoteSize, fill: PALETTE.navy }),
+    lines(bubble.x + 22, bubble.y + 44, quoteLines, lineHeight, { size: quoteSize, fill: PALETTE.navy }),
     // "Photo attachment": the vehicle with its price.
     rect(bubble.x, attachY, 150, 88, TINT.greyLight, 12),
     group(
@@ -1006,13 +1022,13 @@ function reviewSvg(index: number): string {
     text(bubble.x + 170, attachY + 36, r.vehicle, { size: 22, fill: PALETTE.navy, bold: true }),
     text(bubble.x + 170, attachY + 66, `${r.venue} · ${r.price}`, { size: 19, fill: PALETTE.slate }),
     // Faint diagonal watermark across the card.
-    text(400, 430, 'SAMPLE', {
+    text(400, Math.round(card.y + card.h / 2 + 52), 'SAMPLE', {
       size: 150,
       fill: PALETTE.navy,
       bold: true,
       anchor: 'middle',
       opacity: 0.05,
-      transform: 'rotate(-18 400 380)',
+      transform: `rotate(-18 400 ${Math.round(card.y + card.h / 2)})`,
     }),
   ].join('');
 }
@@ -1031,7 +1047,7 @@ function ogSvg(): string {
   const block = { x: 972, y: 258 };
   const car = { x: 690, y: 356, s: 0.94 };
   const mirror = { x: car.x + 392 * car.s, y: car.y + 72 * car.s };
-  const tagHole = { x: mirror.x - 12, y: mirror.y + 34 };
+  const tagHole = { x: mirror.x - 70, y: mirror.y + 40 };
   return [
     rect(0, 0, 1200, 630, PALETTE.navy),
     circle(940, 310, 290, PALETTE.deepBlue),
@@ -1041,17 +1057,17 @@ function ogSvg(): string {
     text(192, 150, 'Auctions Guide', { size: 62, fill: TINT.white, bold: true }),
     lines(76, 252, taglineLines, 50, { size: taglineSize, fill: '#d5e3f4' }),
     // Trust line.
-    rect(72, 482, pillW, 52, PALETTE.amber, 26),
-    text(72 + pillW / 2, 515, pill, { size: pillSize, fill: PALETTE.navy, bold: true, anchor: 'middle' }),
+    rect(72, 462, pillW, 52, PALETTE.amber, 26),
+    text(72 + pillW / 2, 495, pill, { size: pillSize, fill: PALETTE.navy, bold: true, anchor: 'middle' }),
     // Car and gavel motif.
     group(`translate(${block.x} ${block.y})`, soundBlock(PALETTE.blue, '#0f2a4f')),
-    gavelStriking(block.x + 4, block.y + 2, -32, 0.95, { head: PALETTE.sky, band: PALETTE.amber, handle: '#b9cde6' }),
-    impactLines(block.x - 4, block.y - 6, PALETTE.amber),
+    gavelStriking(block.x + 4, block.y + 2, -26, 0.95, { head: PALETTE.sky, band: PALETTE.amber, handle: '#b9cde6' }),
+    impactLines(block.x, block.y - 4, PALETTE.amber, 0.95),
     group(
       `translate(${car.x} ${car.y}) scale(${car.s})`,
       vehicle({ kind: 'suv', body: PALETTE.amber, shade: TINT.amberDark, light: '#ffd27a' }),
     ),
-    `<path d="M ${round1(mirror.x)} ${round1(mirror.y)} Q ${round1(tagHole.x + 10)} ${round1(tagHole.y - 14)} ${round1(tagHole.x)} ${round1(tagHole.y)}" stroke="${PALETTE.navy}" stroke-width="3" fill="none"/>`,
+    tagString(mirror, tagHole),
     group(
       `translate(${round1(tagHole.x)} ${round1(tagHole.y)}) rotate(-7) scale(0.72) translate(-170 -50)`,
       priceTag({ label: 'SOLD', fill: PALETTE.green, ink: TINT.white, hole: PALETTE.amber, holeSide: 'right' }),

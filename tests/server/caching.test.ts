@@ -17,14 +17,14 @@ async function raw(path: string, headers: Record<string, string>) {
   const { port } = server.address() as AddressInfo;
   try {
     return await new Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
-      get({ host: '127.0.0.1', port, path, headers }, (res) => {
+      get({ host: '127.0.0.1', port, path, headers, agent: false }, (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (chunk: Buffer) => chunks.push(chunk));
         res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
       }).on('error', reject);
     });
   } finally {
-    server.close();
+    await new Promise((resolve) => server.close(resolve));
   }
 }
 

@@ -38,7 +38,10 @@ export interface PageProblems {
 export function watchProblems(page: Page): PageProblems {
   const problems: PageProblems = { messages: [] };
   page.on('console', (message) => {
-    if (message.type() === 'error' || message.type() === 'warn') problems.messages.push(`console.${message.type()}: ${message.text()}`);
+    if (message.type() !== 'error' && message.type() !== 'warn') return;
+    // Chrome reports a document's own error status (the 404 page) as a failed load; tests assert statuses themselves.
+    const aboutDocument = message.text().startsWith('Failed to load resource') && message.location().url === page.url();
+    if (!aboutDocument) problems.messages.push(`console.${message.type()}: ${message.text()} (${message.location().url ?? ''})`);
   });
   page.on('pageerror', (error) => problems.messages.push(`pageerror: ${error instanceof Error ? error.message : String(error)}`));
   page.on('requestfailed', (request) => {
