@@ -862,7 +862,7 @@ interface SampleReview {
   kind: VehicleKind;
   price: string;
   venue: string;
-  /** Avatar and car colour. */
+  /** Avatar and car colour (dark enough for white initials). */
   colour: string;
   colourShade: string;
   colourLight: string;
@@ -911,9 +911,9 @@ const SAMPLE_REVIEWS: SampleReview[] = [
     kind: 'sedan',
     price: '$3,900',
     venue: 'Repossession sale',
-    colour: PALETTE.amber,
-    colourShade: TINT.amberDark,
-    colourLight: '#ffd27a',
+    colour: '#17768a',
+    colourShade: '#0f5766',
+    colourLight: '#5fb0c0',
     backdrop: '#fdf3e1',
   },
   {
