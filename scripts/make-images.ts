@@ -800,11 +800,18 @@ function ebookSvg(index: number): string {
   const c = COVERS[index];
   if (!c) throw new Error(`No cover ${index}`);
   const pad = 30;
-  // The title sits in the lower half; shrink rather than overflow.
-  const fit = fitText(c.title, 300 - pad * 2 - 6, 4, [30, 28, 26, 24, 22]);
+  const textW = 300 - pad * 2 - 6;
+  // "Main: Subtitle" titles get a bold main line and a lighter subtitle, which
+  // wraps far better than one long bold title.
+  const [main = c.title, subtitle] = c.title.split(': ');
+  const sub = subtitle ? fitText(subtitle, textW, 2, [19, 18, 17, 16], false) : undefined;
+  const subLineHeight = sub ? Math.round(sub.size * 1.3) : 0;
+  const subBlock = sub ? sub.lines.length * subLineHeight + 6 : 0;
+  // The title sits in the lower half; it shrinks rather than overflows.
+  const fit = fitText(main, textW, sub ? 3 : 4, [30, 28, 26, 24, 22]);
   const lineHeight = Math.round(fit.size * 1.18);
-  const titleBottom = 338;
-  const firstBaseline = titleBottom - (fit.lines.length - 1) * lineHeight;
+  const textBottom = 340;
+  const firstBaseline = textBottom - subBlock - (fit.lines.length - 1) * lineHeight;
   const label = 'BONUS EBOOK';
   const labelSize = 14;
   const labelW = textWidth(label, labelSize, true, 1.5) + 22;
@@ -832,11 +839,18 @@ function ebookSvg(index: number): string {
       opacity: 0.55,
     }),
     // Icon on a soft disc.
-    circle(150, 148, 70, light ? TINT.white : TINT.white, `opacity="${light ? 0.55 : 0.12}"`),
-    group('translate(150 148)', c.icon(c.ink, c.accent, c.bg)),
-    // Title.
-    rect(pad, firstBaseline - fit.size - 18, 36, 5, c.accent === TINT.white ? PALETTE.navy : c.accent, 2.5),
+    circle(150, 146, 68, TINT.white, `opacity="${light ? 0.55 : 0.12}"`),
+    group('translate(150 146)', c.icon(c.ink, c.accent, c.bg)),
+    // Title, with a short accent rule above it.
+    rect(pad, firstBaseline - fit.size - 16, 36, 5, c.accent === TINT.white ? PALETTE.navy : c.accent, 2.5),
     lines(pad, firstBaseline, fit.lines, lineHeight, { size: fit.size, fill: c.ink, bold: true }),
+    sub
+      ? lines(pad, textBottom - (sub.lines.length - 1) * subLineHeight, sub.lines, subLineHeight, {
+          size: sub.size,
+          fill: c.ink,
+          opacity: 0.88,
+        })
+      : '',
     // Footer.
     text(pad, 376, 'Auctions Guide', { size: 14, fill: c.ink, bold: true, opacity: 0.75 }),
   ].join('');
@@ -1096,15 +1110,14 @@ interface MarkOptions {
  * tile. Chunky shapes only, so it still reads at 16 px.
  */
 function faviconBody(o: MarkOptions = {}): string {
+  const mark =
+    group('translate(35 25) rotate(-45)', rect(-4, 4, 8, 28, PALETTE.amber, 4) + rect(-17, -10, 34, 20, PALETTE.amber, 4)) +
+    rect(8, 48, 30, 8, PALETTE.amber, 3);
   const s = 1 - (o.inset ?? 0);
   const t = round1((64 * (1 - s)) / 2);
   return [
     rect(0, 0, 64, 64, o.tile ?? PALETTE.navy, o.fullBleed ? 0 : 14),
-    group(
-      `translate(${t} ${t}) scale(${s})`,
-      group('translate(35 25) rotate(-45)', rect(-4, 4, 8, 28, PALETTE.amber, 4) + rect(-17, -10, 34, 20, PALETTE.amber, 4)) +
-        rect(8, 48, 30, 8, PALETTE.amber, 3),
-    ),
+    s === 1 ? mark : group(`translate(${t} ${t}) scale(${s})`, mark),
   ].join('');
 }
 
@@ -1263,7 +1276,8 @@ function dataFile(): string {
     const width = Math.max(...spec.widths);
     const height = Math.round((width * spec.viewH) / spec.viewW);
     return [
-      `  '${spec.name}': {`,
+      // Quote only the keys that need it ('check-auctions', 'ebook-1', ...).
+      `  ${/^[a-z]+$/i.test(spec.name) ? spec.name : `'${spec.name}'`}: {`,
       `    width: ${width},`,
       `    height: ${height},`,
       `    avif: [\n${variants(spec, 'avif')}\n    ],`,

@@ -52,7 +52,10 @@ function decodePath(rawPath: string): string | undefined {
 export function createApp(config: Config, options: AppOptions = {}): express.Express {
   const logger = options.logger ?? consoleLogger;
   const manifest = options.manifest ?? readManifest(distDir);
-  const rendered = renderAllPages({ siteUrl: config.siteUrl, affiliateUrl: config.affiliateUrl }, manifest);
+  const rendered = renderAllPages(
+    { siteUrl: config.siteUrl, affiliateUrl: config.affiliateUrl, affiliateSubIdParam: config.affiliateSubIdParam },
+    manifest,
+  );
   const files = loadStaticFiles(options.assetsDir ?? distAssetsDir, options.publicDir ?? publicDir);
 
   const app = express();

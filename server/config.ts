@@ -6,6 +6,8 @@ export interface Config {
   host: string;
   /** The one outward registration address every affiliate button points at. */
   affiliateUrl: string;
+  /** Query parameter that tells the affiliate network which placement a visitor came through; off when undefined. */
+  affiliateSubIdParam: string | undefined;
   /** Public origin (no trailing slash) used for canonical, Open Graph and sitemap URLs. */
   siteUrl: string;
   /** Value for Express's "trust proxy" setting: false, or how many proxies stand in front. */
@@ -35,6 +37,7 @@ export function loadConfig(env: Env = process.env): Config {
     port,
     host,
     affiliateUrl: parseAffiliateUrl(env.AFFILIATE_URL),
+    affiliateSubIdParam: parseSubIdParam(env.AFFILIATE_SUBID_PARAM),
     siteUrl: parseSiteUrl(env.SITE_URL, host, port),
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     shutdownTimeoutMs: parseShutdownTimeout(env.SHUTDOWN_TIMEOUT_MS),
@@ -85,6 +88,15 @@ function parseAffiliateUrl(raw: string | undefined): string {
     throw new ConfigError('AFFILIATE_URL must not contain a user name or password');
   }
   return url.href;
+}
+
+function parseSubIdParam(raw: string | undefined): string | undefined {
+  const value = given(raw);
+  if (value === undefined) return undefined;
+  if (!/^[A-Za-z0-9_.-]{1,40}$/.test(value)) {
+    throw new ConfigError(`AFFILIATE_SUBID_PARAM must be a query parameter name of letters, digits, "_", "." or "-" (at most 40), got "${raw}"`);
+  }
+  return value;
 }
 
 function parseSiteUrl(raw: string | undefined, host: string, port: number): string {

@@ -6,6 +6,8 @@ export interface PageContextValue {
   siteUrl: string;
   /** The configured affiliate registration address. */
   affiliateUrl: string;
+  /** When set, each affiliate link adds PARAM=placement so the network reports which button converts. */
+  affiliateSubIdParam?: string;
 }
 
 export const PageContext = createContext<PageContextValue | null>(null);

@@ -53,14 +53,14 @@ export function defineIsland<N extends IslandName>(name: N, component: IslandCom
     const collector = useContext(IslandContext);
     if (!collector) throw new Error(`The ${name} island was rendered outside renderPage`);
     // Generic component types do not narrow inside createElement; the signature above already ties props to component.
-    const element = createElement(component as ComponentType<object>, props as object);
+    const element = createElement(component as ComponentType<object>, props as unknown as object);
     const { index, identifierPrefix } = collector.add(name, element);
     return (
       <div
         {...{
           [islandAttributes.name]: name,
           [islandAttributes.id]: identifierPrefix,
-          [islandAttributes.props]: serializeIslandProps(props),
+          [islandAttributes.props]: serializeIslandProps(props as unknown as object),
         }}
         dangerouslySetInnerHTML={{ __html: islandSlot(index) }}
       />

@@ -4,6 +4,7 @@
  */
 export const islandLoaders = {
   TopBar: () => import('./TopBar'),
+  ReviewCarousel: () => import('./ReviewCarousel'),
 };
 
 export type IslandName = keyof typeof islandLoaders;

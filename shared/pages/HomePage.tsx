@@ -1,16 +1,26 @@
 import { Layout } from '../components/Layout';
 import { PageHead } from '../components/PageHead';
-import { hero, homeMeta } from '../content/home';
+import { Benefits } from '../components/home/Benefits';
+import { Bonus } from '../components/home/Bonus';
+import { CheckAuctions } from '../components/home/CheckAuctions';
+import { Faq } from '../components/home/Faq';
+import { Hero } from '../components/home/Hero';
+import { HowItWorks } from '../components/home/HowItWorks';
+import { WhatIs } from '../components/home/WhatIs';
+import { homeMeta } from '../content/home';
 
-/** The home page: one long page of sections (built out in full by the home page work). */
+/** The home page: one long page of sections, in the order of the spec. */
 export function HomePage() {
   return (
     <Layout onHome>
       <PageHead title={homeMeta.title} description={homeMeta.description} path="/" />
-      <section id="hero" className="hero" aria-labelledby="hero-title">
-        <h1 id="hero-title">{hero.heading}</h1>
-        <p>{hero.lead}</p>
-      </section>
+      <Hero />
+      <WhatIs />
+      <HowItWorks />
+      <Benefits />
+      <Faq />
+      <CheckAuctions />
+      <Bonus />
     </Layout>
   );
 }

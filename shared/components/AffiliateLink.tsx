@@ -1,0 +1,28 @@
+import type { ReactNode } from 'react';
+import { affiliateHref, type AffiliatePlacement } from '../affiliate';
+import { usePageContext } from '../pageContext';
+
+export interface AffiliateLinkProps {
+  placement: AffiliatePlacement;
+  className?: string;
+  children: ReactNode;
+}
+
+/**
+ * A link to the affiliate registration address: a real <a href> that works without JavaScript,
+ * opening in a new tab, marked sponsored as search engines ask of paid links.
+ */
+export function AffiliateLink({ placement, className, children }: AffiliateLinkProps) {
+  const { affiliateUrl, affiliateSubIdParam } = usePageContext();
+  return (
+    <a
+      className={className}
+      href={affiliateHref(affiliateUrl, placement, affiliateSubIdParam)}
+      target="_blank"
+      rel="sponsored noopener"
+      data-placement={placement}
+    >
+      {children}
+    </a>
+  );
+}

@@ -1,0 +1,39 @@
+import { generatedImages, type GeneratedImageName, type ImageVariant } from '../content/images.generated';
+
+export interface PictureProps {
+  image: GeneratedImageName;
+  alt: string;
+  /** The sizes attribute: how wide the image is shown at each viewport width. */
+  sizes: string;
+  /** Above-the-fold images load at once with high priority; everything else loads lazily. */
+  priority?: boolean;
+  className?: string;
+}
+
+const srcSet = (variants: readonly ImageVariant[]) => variants.map((variant) => `${variant.src} ${variant.width}w`).join(', ');
+
+/**
+ * An image in AVIF, then WebP, then JPEG for browsers that take neither, at every generated width,
+ * with width and height so the browser reserves its box before it loads (no layout shift).
+ */
+export function Picture({ image, alt, sizes, priority = false, className }: PictureProps) {
+  const { width, height, avif, webp, jpeg } = generatedImages[image];
+  const fallback = jpeg.at(-1)!;
+  return (
+    <picture className={className}>
+      <source type="image/avif" srcSet={srcSet(avif)} sizes={sizes} />
+      <source type="image/webp" srcSet={srcSet(webp)} sizes={sizes} />
+      <img
+        src={fallback.src}
+        srcSet={srcSet(jpeg)}
+        sizes={sizes}
+        width={width}
+        height={height}
+        alt={alt}
+        decoding="async"
+        loading={priority ? 'eager' : 'lazy'}
+        fetchPriority={priority ? 'high' : undefined}
+      />
+    </picture>
+  );
+}

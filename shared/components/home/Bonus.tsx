@@ -1,0 +1,34 @@
+import { bonus } from '../../content/home';
+import { site } from '../../content/site';
+import { AffiliateLink } from '../AffiliateLink';
+import { Picture } from '../Picture';
+import { Section } from '../Section';
+
+const coverImages = ['ebook-1', 'ebook-2', 'ebook-3', 'ebook-4', 'ebook-5', 'ebook-6'] as const;
+
+export function Bonus() {
+  return (
+    <Section id="bonus" heading={bonus.heading} intro={bonus.intro} tone="tinted">
+      <ul className="books">
+        {bonus.books.map((book, index) => (
+          <li key={book.title} className="books__item">
+            <Picture image={coverImages[index]!} alt="" sizes="150px" className="books__cover" />
+            <div>
+              <h3>{book.title}</h3>
+              {book.pages !== undefined && <p className="books__pages">{bonus.pagesLabel.replace('{n}', String(book.pages))}</p>}
+              <p>{book.description}</p>
+            </div>
+          </li>
+        ))}
+      </ul>
+      <div className="section__actions">
+        <AffiliateLink placement="bonus" className="button button--primary">
+          {bonus.ctaLabel}
+          <span className="visually-hidden"> (opens in a new tab)</span>
+        </AffiliateLink>
+      </div>
+      <p className="disclosure disclosure--center">{site.disclosureShort}</p>
+      <p className="note">{bonus.note}</p>
+    </Section>
+  );
+}

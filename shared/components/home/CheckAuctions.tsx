@@ -1,0 +1,23 @@
+import { checkAuctions } from '../../content/home';
+import { AffiliateLink } from '../AffiliateLink';
+import { Picture } from '../Picture';
+import { Section } from '../Section';
+
+export function CheckAuctions() {
+  return (
+    <Section id="check-auctions" heading={checkAuctions.heading} layout="split">
+      <AffiliateLink placement="check-auctions-image" className="check-auctions__image">
+        <Picture image="check-auctions" alt={checkAuctions.imageAlt} sizes="(min-width: 960px) 520px, calc(100vw - 32px)" />
+      </AffiliateLink>
+      <div className="check-auctions__text">
+        <p>{checkAuctions.text}</p>
+        <div className="section__actions section__actions--start">
+          <AffiliateLink placement="check-auctions-button" className="button button--primary">
+            {checkAuctions.ctaLabel}
+            <span className="visually-hidden"> (opens in a new tab)</span>
+          </AffiliateLink>
+        </div>
+      </div>
+    </Section>
+  );
+}

@@ -1,0 +1,41 @@
+import { hero } from '../../content/home';
+import { site } from '../../content/site';
+import { AffiliateLink } from '../AffiliateLink';
+import { Picture } from '../Picture';
+
+export function Hero() {
+  return (
+    <section id="hero" className="hero" aria-labelledby="hero-title">
+      <div className="hero__inner">
+        <div className="hero__text">
+          <p className="eyebrow">{hero.eyebrow}</p>
+          <h1 id="hero-title">{hero.heading}</h1>
+          <p className="hero__lead">{hero.lead}</p>
+          <p className="hero__claim">{hero.savingsClaim}</p>
+          <div className="hero__actions">
+            <AffiliateLink placement="hero" className="button button--primary">
+              {hero.primaryCtaLabel}
+              <span className="visually-hidden"> (opens in a new tab)</span>
+            </AffiliateLink>
+            <a className="text-button" href="#bonus">
+              {hero.secondaryCtaLabel}
+            </a>
+          </div>
+          <p className="disclosure">{site.disclosureShort}</p>
+          <ul className="check-list hero__points">
+            {hero.points.map((point) => (
+              <li key={point}>{point}</li>
+            ))}
+          </ul>
+        </div>
+        <Picture
+          image="hero"
+          alt={hero.heroImageAlt}
+          sizes="(min-width: 960px) 520px, calc(100vw - 32px)"
+          priority
+          className="hero__image"
+        />
+      </div>
+    </section>
+  );
+}

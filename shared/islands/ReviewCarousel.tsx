@@ -1,0 +1,132 @@
+import { useEffect, useId, useReducer, useState, type FocusEvent } from 'react';
+import { reviews } from '../content/home';
+import { Picture } from '../components/Picture';
+import { carouselReducer, initialCarouselState, isLocked, isRotating, nextWakeAt } from './carouselState';
+
+const slideImages = ['review-1', 'review-2', 'review-3', 'review-4', 'review-5', 'review-6'] as const;
+
+const slideLabel = (n: number) => reviews.slideLabel.replace('{n}', String(n)).replace('{total}', String(reviews.slides.length));
+
+/** matchMedia is everywhere that runs this island; the guard keeps server rendering safe. */
+function prefersReducedMotion(): boolean {
+  return typeof matchMedia === 'function' && matchMedia('(prefers-reduced-motion: reduce)').matches;
+}
+
+/**
+ * The reviews area: heading, honest intro and the rotating carousel of six sample review images.
+ * It follows the WAI-ARIA carousel pattern: a Pause/Play button first, labelled slides, a polite live
+ * region only while rotation is off. Without JavaScript the first image shows.
+ */
+export default function ReviewCarousel() {
+  const slidesId = useId();
+  const [state, dispatch] = useReducer(carouselReducer, reviews.slides.length, initialCarouselState);
+  // Re-rendered by the wake timer, so the lock (and aria-disabled) lifts exactly when the fade ends.
+  const [now, setNow] = useState(0);
+
+  useEffect(() => {
+    dispatch({ type: 'start', now: performance.now(), reducedMotion: prefersReducedMotion() });
+  }, []);
+
+  useEffect(() => {
+    const current = performance.now();
+    const wake = nextWakeAt(state, current);
+    if (wake === null) return;
+    const timer = setTimeout(() => {
+      const at = performance.now();
+      setNow(at);
+      dispatch({ type: 'tick', now: at });
+    }, wake - current);
+    return () => clearTimeout(timer);
+  }, [state]);
+
+  const locked = isLocked(state, Math.max(now, performance.now()));
+  const rotating = isRotating(state);
+  const playing = state.started && !state.stopped;
+
+  const onFocus = (event: FocusEvent) => {
+    // Only keyboard focus holds rotation: a mouse click also focuses a button, and that must not pause it for good.
+    if ((event.target as HTMLElement).matches(':focus-visible')) dispatch({ type: 'focus', on: true, now: performance.now() });
+  };
+  const onBlur = (event: FocusEvent) => {
+    if (!event.currentTarget.contains(event.relatedTarget as Node | null)) dispatch({ type: 'focus', on: false, now: performance.now() });
+  };
+
+  return (
+    <div
+      id="reviews"
+      className="reviews"
+      onPointerEnter={(event) => event.pointerType === 'mouse' && dispatch({ type: 'hover', on: true, now: performance.now() })}
+      onPointerLeave={(event) => event.pointerType === 'mouse' && dispatch({ type: 'hover', on: false, now: performance.now() })}
+    >
+      <h3 className="reviews__heading">{reviews.heading}</h3>
+      <p className="reviews__intro">{reviews.intro}</p>
+      <section
+        className="carousel"
+        aria-roledescription="carousel"
+        aria-label={reviews.regionLabel}
+        data-rotating={rotating}
+        data-index={state.index}
+        onFocus={onFocus}
+        onBlur={onBlur}
+      >
+        <div id={slidesId} className="carousel__slides" aria-live={rotating ? 'off' : 'polite'} data-fade={state.fadeMs > 0}>
+          {reviews.slides.map((slide, index) => (
+            <div
+              key={slideImages[index]}
+              className="carousel__slide"
+              role="group"
+              aria-roledescription="slide"
+              aria-label={slideLabel(index + 1)}
+              aria-hidden={index !== state.index}
+              data-active={index === state.index}
+            >
+              <Picture image={slideImages[index]!} alt={slide.alt} sizes="(min-width: 960px) 560px, calc(100vw - 32px)" />
+            </div>
+          ))}
+        </div>
+        {/* Pause/Play comes first in the tab order, as the WAI-ARIA carousel pattern asks. */}
+        <div className="carousel__nav">
+          <button
+            type="button"
+            className="carousel__play"
+            aria-label={playing ? reviews.pauseLabel : reviews.playLabel}
+            data-playing={playing}
+            onClick={() => dispatch({ type: 'toggle-play', now: performance.now() })}
+          >
+            <span className="carousel__play-icon" aria-hidden="true" />
+          </button>
+          <button
+            type="button"
+            className="carousel__arrow carousel__arrow--previous"
+            aria-label={reviews.previousLabel}
+            aria-controls={slidesId}
+            aria-disabled={locked}
+            onClick={() => dispatch({ type: 'previous', now: performance.now() })}
+          />
+          <div className="carousel__dots">
+            {reviews.slides.map((_slide, index) => (
+              <button
+                key={index}
+                type="button"
+                className="carousel__dot"
+                aria-label={slideLabel(index + 1)}
+                aria-controls={slidesId}
+                aria-current={index === state.index ? 'true' : undefined}
+                aria-disabled={locked}
+                onClick={() => dispatch({ type: 'go', index, now: performance.now() })}
+              />
+            ))}
+          </div>
+          <button
+            type="button"
+            className="carousel__arrow carousel__arrow--next"
+            aria-label={reviews.nextLabel}
+            aria-controls={slidesId}
+            aria-disabled={locked}
+            onClick={() => dispatch({ type: 'next', now: performance.now() })}
+          />
+        </div>
+      </section>
+    </div>
+  );
+}
