@@ -20,6 +20,8 @@ const transform = {
 /** @type {import('jest').Config} */
 module.exports = {
   globalSetup: '<rootDir>/tests/support/globalSetup.ts',
+  // Browser tests load real pages, and the carousel's wait on real 3.5 s and 10 s timings (a global option in jest).
+  testTimeout: 30_000,
   projects: [
     {
       displayName: 'node',

@@ -5,7 +5,8 @@
  *
  * Why in code: the artwork is original (no photos, no stock, no copied
  * illustrations), it stays in the brand palette, and anyone can change a colour
- * or a caption and regenerate every size and format in a few seconds.
+ * or a caption and regenerate every size and format with one command
+ * (about 25 s on a 2-core machine; AVIF encoding is most of it).
  *
  * Output:
  *   public/images/<name>-<width>.<avif|webp|jpg>   responsive variants
@@ -28,7 +29,7 @@ const IMAGES_DIR = path.join(PUBLIC_DIR, 'images');
 const DATA_FILE = path.join(ROOT, 'shared', 'content', 'images.generated.ts');
 
 /* -------------------------------------------------------------------------- */
-/* Palette and type                                                            */
+/* Palette and font                                                            */
 /* -------------------------------------------------------------------------- */
 
 /** The site's palette: every image is drawn from these so it matches the CSS. */
@@ -45,7 +46,7 @@ const PALETTE = {
 
 /**
  * A few supporting tints. They are lighter or darker steps of the palette (plus
- * neutral greys for tyres and glass) so the illustrations have depth without
+ * neutral greys for tires and glass) so the illustrations have depth without
  * introducing new brand colours.
  */
 const TINT = {
@@ -53,13 +54,12 @@ const TINT = {
   skyDeep: '#d6e6f7', // decorative shapes on sky backgrounds
   skyLine: '#c3d7ee',
   glass: '#cfe2f6', // car windows
-  amberLight: '#fde7b8',
   amberDark: '#c98410',
   greenLight: '#dcefe4',
   greyLight: '#e2e8f0',
   greyMid: '#cbd5e1',
   greyDark: '#94a3b8',
-  tyre: '#1c2533',
+  tire: '#1c2533',
   red: '#d64545', // tail lights only
   headlight: '#fff4cf',
 } as const;
@@ -260,7 +260,7 @@ interface VehicleShape {
 }
 
 /*
- * Side-view vehicles in a 500 x 180 local box; the tyres touch y = 180.
+ * Side-view vehicles in a 500 x 180 local box; the tires touch y = 180.
  * One shape per kind so the review cards can show the vehicle the sample
  * message talks about.
  */
@@ -315,7 +315,6 @@ interface VehicleOptions {
   shade: string;
   /** A lighter step for the shoulder highlight. */
   light: string;
-  shadow?: boolean;
 }
 
 /** A flat side-view vehicle; place it with a transform. */
@@ -325,12 +324,13 @@ function vehicle(o: VehicleOptions): string {
   const r = v.wheelR;
   const arch = (cx: number) => `M ${cx - r - 8} 146 A ${r + 8} ${r + 8} 0 0 1 ${cx + r + 8} 146 Z`;
   const wheel = (cx: number) =>
-    circle(cx, 146, r, TINT.tyre) +
+    circle(cx, 146, r, TINT.tire) +
     circle(cx, 146, r * 0.55, TINT.greyMid) +
     circle(cx, 146, r * 0.55, 'none', `stroke="${TINT.greyDark}" stroke-width="3"`) +
     circle(cx, 146, r * 0.18, TINT.greyDark);
   return [
-    o.shadow === false ? '' : `<ellipse cx="256" cy="181" rx="246" ry="9" fill="${PALETTE.navy}" opacity="0.14"/>`,
+    // Ground shadow.
+    `<ellipse cx="256" cy="181" rx="246" ry="9" fill="${PALETTE.navy}" opacity="0.14"/>`,
     `<path d="${v.body}" fill="${o.body}"/>`,
     // Shoulder highlight along the belt line gives the flat body some volume.
     `<path d="M 30 96 L 486 100" stroke="${o.light}" stroke-width="6" stroke-linecap="round" opacity="0.55"/>`,
@@ -668,8 +668,6 @@ interface CoverStyle {
   ink: string;
   /** Accent for the icon and the label pill. */
   accent: string;
-  /** Text colour inside the label pill. */
-  labelInk: string;
   icon: (ink: string, accent: string, bg: string) => string;
 }
 
@@ -751,7 +749,6 @@ const COVERS: CoverStyle[] = [
     bg: PALETTE.blue,
     ink: TINT.white,
     accent: PALETTE.amber,
-    labelInk: PALETTE.navy,
     icon: iconClipboard,
   },
   {
@@ -759,7 +756,6 @@ const COVERS: CoverStyle[] = [
     bg: PALETTE.navy,
     ink: TINT.white,
     accent: PALETTE.amber,
-    labelInk: PALETTE.navy,
     icon: iconGavel,
   },
   {
@@ -767,7 +763,6 @@ const COVERS: CoverStyle[] = [
     bg: PALETTE.green,
     ink: TINT.white,
     accent: PALETTE.amber,
-    labelInk: PALETTE.navy,
     icon: iconHistoryReport,
   },
   {
@@ -775,7 +770,6 @@ const COVERS: CoverStyle[] = [
     bg: PALETTE.amber,
     ink: PALETTE.navy,
     accent: TINT.white,
-    labelInk: PALETTE.navy,
     icon: iconFinancing,
   },
   {
@@ -783,7 +777,6 @@ const COVERS: CoverStyle[] = [
     bg: PALETTE.slate,
     ink: TINT.white,
     accent: PALETTE.amber,
-    labelInk: PALETTE.navy,
     icon: iconRepairResale,
   },
   {
@@ -791,7 +784,6 @@ const COVERS: CoverStyle[] = [
     bg: PALETTE.sky,
     ink: PALETTE.navy,
     accent: PALETTE.amber,
-    labelInk: PALETTE.navy,
     icon: iconPaperwork,
   },
 ];
@@ -827,7 +819,7 @@ function ebookSvg(index: number): string {
     rect(pad, 26, labelW, 28, light ? PALETTE.navy : PALETTE.amber, 14),
     text(pad + 11, 45.5, label, {
       size: labelSize,
-      fill: light ? TINT.white : c.labelInk,
+      fill: light ? TINT.white : PALETTE.navy,
       bold: true,
       letterSpacing: 1.5,
     }),
@@ -935,7 +927,7 @@ const SAMPLE_REVIEWS: SampleReview[] = [
     initial: 'R',
     state: 'Arizona',
     quote:
-      'Found a city fleet auction 20 minutes from home. A 2013 Chevy Tahoe for $5,200 that only needed brakes and tyres.',
+      'Found a city fleet auction 20 minutes from home. A 2013 Chevy Tahoe for $5,200 that only needed brakes and tires.',
     vehicle: '2013 Chevy Tahoe',
     kind: 'suv',
     price: '$5,200',
@@ -958,7 +950,7 @@ const SAMPLE_REVIEWS: SampleReview[] = [
     colour: PALETTE.navy,
     colourShade: '#06172d',
     colourLight: '#3c5a85',
-    backdrop: '#dfe8f3',
+    backdrop: '#efeaf7',
   },
   {
     name: 'Karen',
@@ -1135,17 +1127,39 @@ interface ResponsiveSpec {
   viewW: number;
   viewH: number;
   widths: number[];
+  /** The largest CSS width the page shows it at; its AVIF is size-checked. */
+  displayWidth: number;
+  /** AVIF budget at displayWidth, in bytes. */
+  budget: number;
   draw: () => string;
 }
 
 const RESPONSIVE: ResponsiveSpec[] = [
-  { name: 'hero', viewW: 800, viewH: 600, widths: [400, 560, 800, 1120], draw: heroSvg },
-  { name: 'check-auctions', viewW: 800, viewH: 600, widths: [400, 520, 800, 1040], draw: checkAuctionsSvg },
+  {
+    name: 'hero',
+    viewW: 800,
+    viewH: 600,
+    widths: [400, 560, 800, 1120],
+    displayWidth: 560,
+    budget: 40_000,
+    draw: heroSvg,
+  },
+  {
+    name: 'check-auctions',
+    viewW: 800,
+    viewH: 600,
+    widths: [400, 520, 800, 1040],
+    displayWidth: 520,
+    budget: 40_000,
+    draw: checkAuctionsSvg,
+  },
   ...COVERS.map((_, i) => ({
     name: `ebook-${i + 1}`,
     viewW: 300,
     viewH: 400,
     widths: [150, 300],
+    displayWidth: 150,
+    budget: 10_000,
     draw: () => ebookSvg(i),
   })),
   ...SAMPLE_REVIEWS.map((_, i) => ({
@@ -1153,12 +1167,11 @@ const RESPONSIVE: ResponsiveSpec[] = [
     viewW: 800,
     viewH: 600,
     widths: [360, 560, 720, 1120],
+    displayWidth: 560,
+    budget: 40_000,
     draw: () => reviewSvg(i),
   })),
 ];
-
-/** The width each image is shown at on the page, for the size check. */
-const DISPLAY_WIDTH: Record<string, number> = { hero: 560, 'check-auctions': 520, ebook: 150, review: 560 };
 
 const ENCODE = {
   avif: { quality: 50, effort: 4 },
@@ -1331,13 +1344,12 @@ async function main(): Promise<void> {
   let problems = 0;
   console.log('AVIF at display width:');
   for (const spec of RESPONSIVE) {
-    const key = spec.name.replace(/-\d+$/, '');
-    const display = DISPLAY_WIDTH[key] ?? DISPLAY_WIDTH[spec.name] ?? Math.min(...spec.widths);
-    const bytes = sizes.get(`public/images/${spec.name}-${display}.avif`) ?? 0;
-    const limit = key === 'ebook' ? 10_000 : 40_000;
-    const flag = bytes > limit ? `  <-- over ${limit / 1000} KB` : '';
+    const bytes = sizes.get(`public/images/${spec.name}-${spec.displayWidth}.avif`) ?? 0;
+    const flag = bytes > spec.budget ? `  <-- over the ${spec.budget / 1000} KB budget` : '';
     if (flag) problems++;
-    console.log(`  ${spec.name.padEnd(15)} ${String(display).padStart(4)}w  ${(bytes / 1024).toFixed(1).padStart(5)} KB${flag}`);
+    console.log(
+      `  ${spec.name.padEnd(15)} ${String(spec.displayWidth).padStart(4)}w  ${String(bytes).padStart(6)} B${flag}`,
+    );
   }
   console.log(`Wrote ${written.length} files in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
   if (problems) process.exitCode = 1;

@@ -136,7 +136,7 @@ export const hero: HeroCopy = {
     'The membership says you can save up to 90% off retail prices. Your own savings will depend on the car, the auction and how you bid.',
   primaryCtaLabel: 'Visit the Official Membership Site',
   secondaryCtaLabel: 'See the 6 free bonus eBooks',
-  heroImageAlt: 'Rows of used cars lined up for sale at an outdoor vehicle auction',
+  heroImageAlt: 'Illustration: an online lesson on a laptop, an auction gavel and a car with a SOLD price tag',
   points: [
     'Independent review: we are not the seller',
     'One-time payment for lifetime access, per the official site',

@@ -18,7 +18,7 @@ export interface GeneratedImage {
 }
 
 export const generatedImages = {
-  'hero': {
+  hero: {
     width: 1120,
     height: 840,
     avif: [

@@ -20,24 +20,30 @@ function prefersReducedMotion(): boolean {
 export default function ReviewCarousel() {
   const slidesId = useId();
   const [state, dispatch] = useReducer(carouselReducer, reviews.slides.length, initialCarouselState);
-  // Re-rendered by the wake timer, so the lock (and aria-disabled) lifts exactly when the fade ends.
+  // Set by the wake timer, so the lock (and aria-disabled) lifts when the fade ends.
   const [now, setNow] = useState(0);
 
   useEffect(() => {
     dispatch({ type: 'start', now: performance.now(), reducedMotion: prefersReducedMotion() });
   }, []);
 
+  // One timer for the next moment anything changes by itself. It depends on `now` too: a wake-up that
+  // only lifts the fade lock leaves the state as it was, and the following wake-up must still be set.
   useEffect(() => {
     const current = performance.now();
     const wake = nextWakeAt(state, current);
     if (wake === null) return;
-    const timer = setTimeout(() => {
-      const at = performance.now();
-      setNow(at);
-      dispatch({ type: 'tick', now: at });
-    }, wake - current);
+    const timer = setTimeout(
+      () => {
+        const at = performance.now();
+        setNow(at);
+        dispatch({ type: 'tick', now: at });
+      },
+      // Timers may fire a fraction of a millisecond early by performance.now(); 1 ms more keeps us past the deadline.
+      Math.max(0, wake - current) + 1,
+    );
     return () => clearTimeout(timer);
-  }, [state]);
+  }, [state, now]);
 
   const locked = isLocked(state, Math.max(now, performance.now()));
   const rotating = isRotating(state);

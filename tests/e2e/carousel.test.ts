@@ -1,0 +1,157 @@
+import type { Browser, Page } from 'puppeteer-core';
+import { launchBrowser, viewports, waitForIslands, watchProblems, type PageProblems } from '../support/browser';
+import { startTestServer, type RunningServer } from '../support/testApp';
+
+/**
+ * The carousel's behaviour is a timing, so these tests measure real time, with stated tolerances:
+ * a timer may fire late under load, never early, so the window is [expected - 50 ms, expected + 1000 ms].
+ */
+const early = 50;
+const late = 1000;
+
+let browser: Browser;
+let site: RunningServer;
+
+beforeAll(async () => {
+  [browser, site] = await Promise.all([launchBrowser(), startTestServer()]);
+});
+
+afterAll(async () => {
+  await Promise.all([browser?.close(), site?.close()]);
+});
+
+async function openCarousel(options: { reducedMotion?: boolean } = {}): Promise<{ page: Page; problems: PageProblems }> {
+  const page = await browser.newPage();
+  await page.setViewport(viewports.desktop);
+  if (options.reducedMotion) await page.emulateMediaFeatures([{ name: 'prefers-reduced-motion', value: 'reduce' }]);
+  const problems = watchProblems(page);
+  await page.goto(`${site.url}/`, { waitUntil: 'load' });
+  await waitForIslands(page);
+  // Keep the pointer well away from the reviews, so hover never pauses it by accident.
+  await page.mouse.move(5, 5);
+  await page.$eval('#reviews', (element) => element.scrollIntoView({ block: 'center', behavior: 'instant' }));
+  await page.mouse.move(5, 5);
+  return { page, problems };
+}
+
+const indexOf = (page: Page) => page.$eval('.carousel', (element) => Number(element.getAttribute('data-index')));
+
+/** Waits for the shown slide to change from `from`, and returns the new index and the time it took. */
+async function nextChange(page: Page, from: number, timeout: number): Promise<{ index: number; ms: number }> {
+  const started = Date.now();
+  await page.waitForFunction((previous) => Number(document.querySelector('.carousel')!.getAttribute('data-index')) !== previous, { timeout, polling: 20 }, from);
+  return { index: await indexOf(page), ms: Date.now() - started };
+}
+
+describe('the review carousel in a browser', () => {
+  let page: Page;
+  let problems: PageProblems;
+
+  beforeEach(async () => {
+    ({ page, problems } = await openCarousel());
+  });
+
+  afterEach(async () => {
+    expect(problems.messages).toEqual([]);
+    await page.close();
+  });
+
+  it('starts on the first slide, labelled "1 of 6", with its dot marked current', async () => {
+    expect(await indexOf(page)).toBe(0);
+    const slides = await page.$$eval('.carousel__slide', (elements) => elements.map((element) => [element.getAttribute('aria-label'), element.getAttribute('aria-hidden')]));
+    expect(slides[0]).toEqual(['Slide 1 of 6', 'false']);
+    expect(slides.slice(1).every(([, hidden]) => hidden === 'true')).toBe(true);
+    expect(await page.$$eval('.carousel__dot', (dots) => dots.map((dot) => dot.getAttribute('aria-current')))).toEqual(['true', null, null, null, null, null]);
+  });
+
+  it('advances by itself every 3.5 s', async () => {
+    const first = await nextChange(page, 0, 3500 + late + 1000);
+    expect(first.index).toBe(1);
+    const second = await nextChange(page, 1, 3500 + late);
+    expect(second.index).toBe(2);
+    expect(second.ms).toBeGreaterThanOrEqual(3500 - early);
+    expect(second.ms).toBeLessThanOrEqual(3500 + late);
+  });
+
+  it('goes next and previous, wrapping, and jumps with the dots', async () => {
+    await page.click('.carousel__arrow--previous');
+    expect(await indexOf(page)).toBe(5);
+    await page.waitForSelector('.carousel__arrow--next[aria-disabled="false"]');
+    await page.click('.carousel__arrow--next');
+    expect(await indexOf(page)).toBe(0);
+    await page.waitForSelector('.carousel__dot[aria-disabled="false"]');
+    await page.click('.carousel__dot:nth-child(4)');
+    expect(await indexOf(page)).toBe(3);
+    expect(await page.$eval('.carousel__dot:nth-child(4)', (dot) => dot.getAttribute('aria-current'))).toBe('true');
+  });
+
+  it('locks the controls for the 0.5 s fade', async () => {
+    await page.click('.carousel__arrow--next');
+    await page.click('.carousel__arrow--next');
+    expect(await indexOf(page)).toBe(1);
+    expect(await page.$eval('.carousel__arrow--next', (button) => button.getAttribute('aria-disabled'))).toBe('true');
+    const started = Date.now();
+    await page.waitForSelector('.carousel__arrow--next[aria-disabled="false"]', { timeout: 500 + late });
+    expect(Date.now() - started).toBeLessThanOrEqual(500 + late);
+    await page.click('.carousel__arrow--next');
+    expect(await indexOf(page)).toBe(2);
+  });
+
+  it('pauses auto-advance for 10 s after a manual control, then resumes', async () => {
+    await page.click('.carousel__arrow--next');
+    const clicked = Date.now();
+    await page.mouse.move(5, 5);
+    const change = await nextChange(page, 1, 10_000 + 3500 + late);
+    const waited = Date.now() - clicked;
+    expect(change.index).toBe(2);
+    expect(waited).toBeGreaterThanOrEqual(10_000 + 3500 - early);
+  }, 30_000);
+
+  it('pauses while the pointer is over the reviews and resumes when it leaves', async () => {
+    const box = (await (await page.$('.carousel__slides'))!.boundingBox())!;
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await expect(nextChange(page, 0, 3500 + late)).rejects.toThrow(/exceeded/);
+    await page.mouse.move(5, 5);
+    const change = await nextChange(page, 0, 3500 + late);
+    expect(change.index).toBe(1);
+    expect(change.ms).toBeGreaterThanOrEqual(3500 - early);
+  }, 30_000);
+
+  it('stops with Pause and restarts with Play, the button first in the carousel’s tab order', async () => {
+    const order = await page.$$eval('.carousel button', (buttons) => buttons.map((button) => button.className));
+    expect(order[0]).toBe('carousel__play');
+    expect(await page.$eval('.carousel__play', (button) => button.getAttribute('aria-label'))).toBe('Pause slideshow');
+    await page.click('.carousel__play');
+    expect(await page.$eval('.carousel__play', (button) => button.getAttribute('aria-label'))).toBe('Play slideshow');
+    expect(await page.$eval('.carousel__slides', (element) => element.getAttribute('aria-live'))).toBe('polite');
+    await page.mouse.move(5, 5);
+    await expect(nextChange(page, 0, 3500 + late)).rejects.toThrow(/exceeded/);
+    await page.click('.carousel__play');
+    await page.mouse.move(5, 5);
+    expect((await nextChange(page, 0, 3500 + late)).index).toBe(1);
+  }, 30_000);
+
+  it('pauses while keyboard focus is inside, like hover', async () => {
+    await page.focus('.carousel__play');
+    await page.keyboard.press('Tab');
+    await page.keyboard.down('Shift');
+    await page.keyboard.press('Tab');
+    await page.keyboard.up('Shift');
+    expect(await page.evaluate(() => document.activeElement?.className)).toBe('carousel__play');
+    await expect(nextChange(page, 0, 3500 + late)).rejects.toThrow(/exceeded/);
+  }, 30_000);
+});
+
+describe('the review carousel under prefers-reduced-motion', () => {
+  it('starts paused and changes slides without a fade', async () => {
+    const { page, problems } = await openCarousel({ reducedMotion: true });
+    expect(await page.$eval('.carousel__play', (button) => button.getAttribute('aria-label'))).toBe('Play slideshow');
+    expect(await page.$eval('.carousel__slides', (element) => element.getAttribute('data-fade'))).toBe('false');
+    await page.click('.carousel__arrow--next');
+    await page.click('.carousel__arrow--next');
+    expect(await indexOf(page)).toBe(2);
+    expect(await page.$eval('.carousel__slide[data-active="true"]', (slide) => getComputedStyle(slide).transitionDuration)).toBe('0s');
+    expect(problems.messages).toEqual([]);
+    await page.close();
+  });
+});

@@ -1,0 +1,198 @@
+import type { Browser, Page } from 'puppeteer-core';
+import { launchBrowser, viewports, waitForIslands, watchProblems, type PageProblems } from '../support/browser';
+import { startTestServer, testAffiliateUrl, type RunningServer } from '../support/testApp';
+
+let browser: Browser;
+let site: RunningServer;
+
+beforeAll(async () => {
+  [browser, site] = await Promise.all([launchBrowser(), startTestServer()]);
+});
+
+afterAll(async () => {
+  await Promise.all([browser?.close(), site?.close()]);
+});
+
+interface Opened {
+  page: Page;
+  problems: PageProblems;
+}
+
+async function openHome(viewport: (typeof viewports)[keyof typeof viewports], options: { reducedMotion?: boolean; javaScript?: boolean } = {}): Promise<Opened> {
+  const page = await browser.newPage();
+  await page.setViewport(viewport);
+  if (options.reducedMotion) await page.emulateMediaFeatures([{ name: 'prefers-reduced-motion', value: 'reduce' }]);
+  if (options.javaScript === false) await page.setJavaScriptEnabled(false);
+  const problems = watchProblems(page);
+  await page.goto(`${site.url}/`, { waitUntil: 'load' });
+  if (options.javaScript !== false) await waitForIslands(page);
+  return { page, problems };
+}
+
+/** Where a section's heading sits relative to the bottom of the fixed bar, in CSS pixels. */
+function headingOffset(page: Page, id: string): Promise<number> {
+  return page.evaluate((sectionId) => {
+    const section = document.getElementById(sectionId)!;
+    const heading = section.querySelector('h1, h2, h3')!;
+    const bar = document.querySelector('.top-bar')!.getBoundingClientRect();
+    return heading.getBoundingClientRect().top - bar.bottom;
+  }, id);
+}
+
+/** Waits until a heading has come to rest just below the bar (smooth scrolling takes a moment). */
+async function waitForLanding(page: Page, id: string) {
+  await page.waitForFunction(
+    (sectionId) => {
+      const heading = document.getElementById(sectionId)!.querySelector('h1, h2, h3')!;
+      const bar = document.querySelector('.top-bar')!.getBoundingClientRect();
+      const offset = heading.getBoundingClientRect().top - bar.bottom;
+      return offset >= 0 && offset <= 120;
+    },
+    { timeout: 5000 },
+    id,
+  );
+}
+
+const navTargets = [
+  ['Home', 'hero'],
+  ['How It Works', 'how-it-works'],
+  ['Benefits', 'benefits'],
+  ['Reviews', 'reviews'],
+  ['FAQ', 'faq'],
+  ['Check Auctions', 'check-auctions'],
+] as const;
+
+describe.each(Object.entries(viewports))('the home page at %s width', (name, viewport) => {
+  let opened: Opened;
+  beforeAll(async () => {
+    opened = await openHome(viewport);
+  });
+  afterAll(async () => {
+    expect(opened.problems.messages).toEqual([]);
+    await opened.page.close();
+  });
+
+  it.each(navTargets)('scrolls to the section of the "%s" item with its heading just below the bar', async (label, id) => {
+    const { page } = opened;
+    if (name === 'phone') {
+      await page.click('.top-bar__menu-button');
+      await page.waitForSelector('.top-bar__menu-button[aria-expanded="true"]');
+    }
+    const [link] = await page.$$(`xpath/.//a[contains(@class,"top-bar__link") and normalize-space()="${label}"]`);
+    await link!.click();
+    await waitForLanding(page, id);
+    expect(await headingOffset(page, id)).toBeGreaterThanOrEqual(0);
+    expect(page.url()).toBe(`${site.url}/#${id}`);
+    if (name === 'phone') expect(await page.$eval('.top-bar__menu-button', (element) => element.getAttribute('aria-expanded'))).toBe('false');
+    await page.waitForFunction(
+      (target) => document.querySelector('.top-bar__link[aria-current]')?.getAttribute('href') === `#${target}`,
+      { timeout: 3000 },
+      id,
+    );
+  });
+
+  it('has a fixed top bar that stays at the top while scrolling', async () => {
+    const { page } = opened;
+    await page.evaluate(() => window.scrollTo(0, 3000));
+    expect(await page.$eval('.top-bar', (element) => [getComputedStyle(element).position, element.getBoundingClientRect().top])).toEqual(['fixed', 0]);
+  });
+
+  it('scrolls to the bonus section from the hero’s text button', async () => {
+    const { page } = opened;
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.click('.hero .text-button');
+    await waitForLanding(page, 'bonus');
+  });
+});
+
+describe('scrolling under prefers-reduced-motion', () => {
+  it('jumps at once instead of smooth-scrolling', async () => {
+    const { page, problems } = await openHome(viewports.desktop, { reducedMotion: true });
+    expect(await page.evaluate(() => getComputedStyle(document.documentElement).scrollBehavior)).toBe('auto');
+    await page.click('.top-bar__link[href="#faq"]');
+    const offset = await headingOffset(page, 'faq');
+    expect(offset).toBeGreaterThanOrEqual(0);
+    expect(offset).toBeLessThanOrEqual(120);
+    expect(problems.messages).toEqual([]);
+    await page.close();
+  });
+});
+
+describe('the FAQ accordion', () => {
+  let opened: Opened;
+  beforeAll(async () => {
+    opened = await openHome(viewports.phone);
+  });
+  afterAll(() => opened.page.close());
+
+  const openStates = () => opened.page.$$eval('#faq details', (items) => items.map((item) => (item as HTMLDetailsElement).open));
+
+  it('starts with every item closed', async () => {
+    expect(await openStates()).toEqual([false, false, false, false, false]);
+  });
+
+  it('opens a closed item and closes the other, and closes the open item when clicked', async () => {
+    const summaries = await opened.page.$$('#faq summary');
+    await summaries[0]!.click();
+    expect(await openStates()).toEqual([true, false, false, false, false]);
+    await summaries[2]!.click();
+    expect(await openStates()).toEqual([false, false, true, false, false]);
+    await summaries[2]!.click();
+    expect(await openStates()).toEqual([false, false, false, false, false]);
+  });
+
+  it('works from the keyboard', async () => {
+    await opened.page.focus('#faq summary');
+    await opened.page.keyboard.press('Enter');
+    expect(await openStates()).toEqual([true, false, false, false, false]);
+    await opened.page.keyboard.press('Space');
+    expect(await openStates()).toEqual([false, false, false, false, false]);
+  });
+});
+
+describe('the affiliate links in a browser', () => {
+  it('open the configured address in a new tab', async () => {
+    const { page } = await openHome(viewports.desktop);
+    // The address is not reachable here: answer it locally so the new tab has somewhere to land.
+    const newTarget = new Promise<string>((resolve) => browser.once('targetcreated', (target) => resolve(target.url())));
+    await page.click('a[data-placement="hero"]');
+    const url = await newTarget;
+    expect(url === testAffiliateUrl || url === 'about:blank').toBe(true);
+    const pages = await browser.pages();
+    const opened = pages.find((candidate) => candidate !== page && candidate.url() !== 'about:blank');
+    if (opened) expect(opened.url().startsWith('https://partner.example.net/') || opened.url().startsWith('chrome-error://')).toBe(true);
+    expect(page.url()).toBe(`${site.url}/`);
+    for (const other of pages) if (other !== page) await other.close();
+    await page.close();
+  });
+});
+
+describe('the home page without JavaScript', () => {
+  it('shows the first review image, every FAQ answer on demand, and real links', async () => {
+    const { page } = await openHome(viewports.phone, { javaScript: false });
+    const visible = await page.$$eval('.carousel__slide', (slides) => slides.map((slide) => getComputedStyle(slide).visibility));
+    expect(visible).toEqual(['visible', 'hidden', 'hidden', 'hidden', 'hidden', 'hidden']);
+    await page.click('#faq summary');
+    expect(await page.$eval('#faq details', (item) => (item as HTMLDetailsElement).open)).toBe(true);
+    const hrefs = await page.$$eval('a[data-placement]', (links) => links.map((link) => link.getAttribute('href')));
+    expect(hrefs).toHaveLength(6);
+    await page.close();
+  });
+});
+
+describe('layout stability', () => {
+  it.each(Object.entries(viewports))('shifts no layout while the page loads and hydrates at %s width', async (_name, viewport) => {
+    const page = await browser.newPage();
+    await page.setViewport(viewport);
+    await page.evaluateOnNewDocument(() => {
+      (window as unknown as { shifts: number }).shifts = 0;
+      new PerformanceObserver((list) => {
+        for (const entry of list.getEntries()) (window as unknown as { shifts: number }).shifts += (entry as unknown as { value: number }).value;
+      }).observe({ type: 'layout-shift', buffered: true });
+    });
+    await page.goto(`${site.url}/`, { waitUntil: 'networkidle0' });
+    await waitForIslands(page);
+    expect(await page.evaluate(() => (window as unknown as { shifts: number }).shifts)).toBe(0);
+    await page.close();
+  });
+});
