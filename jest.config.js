@@ -22,6 +22,7 @@ module.exports = {
   globalSetup: '<rootDir>/tests/support/globalSetup.ts',
   // Browser tests load real pages, and the carousel's wait on real 3.5 s and 10 s timings (a global option in jest).
   testTimeout: 30_000,
+  reporters: ['default', '<rootDir>/tests/support/summaryReporter.js'],
   projects: [
     {
       displayName: 'node',
