@@ -1,20 +1,10 @@
 /**
  * Two projects: fast tests in Node (units and supertest on the app factory) and browser tests
- * through puppeteer-core and Debian's Chromium. TypeScript is compiled by @swc/jest, which needs no
- * TypeScript compiler API; types are checked separately by `tsc --noEmit`.
+ * through puppeteer-core and Debian's Chromium. TypeScript is compiled by esbuild (tests/support/esbuildTransform.js),
+ * which needs no TypeScript compiler API; types are checked separately by `tsc --noEmit`.
  */
 const transform = {
-  '^.+\\.(t|j)sx?$': [
-    '@swc/jest',
-    {
-      jsc: {
-        parser: { syntax: 'typescript', tsx: true },
-        transform: { react: { runtime: 'automatic' } },
-        target: 'es2022',
-      },
-      module: { type: 'commonjs' },
-    },
-  ],
+  '^.+\\.tsx?$': '<rootDir>/tests/support/esbuildTransform.js',
 };
 
 /** @type {import('jest').Config} */
