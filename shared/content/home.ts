@@ -3,6 +3,10 @@
  * membership is worded as the membership's own claim. Strings only: no markup.
  */
 
+import type { GeneratedImageName } from './images.generated';
+
+type ReviewImageName = Extract<GeneratedImageName, `review-${number}`>;
+
 export interface PageMeta {
   /** The document title (at most 60 characters). */
   title: string;
@@ -64,6 +68,8 @@ export interface BenefitsCopy {
 }
 
 export interface ReviewSlide {
+  /** The image (see scripts/import-review.ts to put a real customer screenshot in its place). */
+  image: ReviewImageName;
   alt: string;
 }
 
@@ -253,12 +259,12 @@ export const reviews: ReviewsCopy = {
     'We do not have real customer reviews to show yet. The six cards below are sample layouts, and each one is marked as a sample. The site owner will replace them with real customer screenshots once members share them.',
   regionLabel: 'Sample review images',
   slides: [
-    { alt: 'Sample review 1 of 6: placeholder card showing where a customer’s review screenshot will go' },
-    { alt: 'Sample review 2 of 6: placeholder card showing where a customer’s review screenshot will go' },
-    { alt: 'Sample review 3 of 6: placeholder card showing where a customer’s review screenshot will go' },
-    { alt: 'Sample review 4 of 6: placeholder card showing where a customer’s review screenshot will go' },
-    { alt: 'Sample review 5 of 6: placeholder card showing where a customer’s review screenshot will go' },
-    { alt: 'Sample review 6 of 6: placeholder card showing where a customer’s review screenshot will go' },
+    { image: 'review-1', alt: 'Sample review 1 of 6: placeholder card showing where a customer’s review screenshot will go' },
+    { image: 'review-2', alt: 'Sample review 2 of 6: placeholder card showing where a customer’s review screenshot will go' },
+    { image: 'review-3', alt: 'Sample review 3 of 6: placeholder card showing where a customer’s review screenshot will go' },
+    { image: 'review-4', alt: 'Sample review 4 of 6: placeholder card showing where a customer’s review screenshot will go' },
+    { image: 'review-5', alt: 'Sample review 5 of 6: placeholder card showing where a customer’s review screenshot will go' },
+    { image: 'review-6', alt: 'Sample review 6 of 6: placeholder card showing where a customer’s review screenshot will go' },
   ],
   pauseLabel: 'Pause slideshow',
   playLabel: 'Play slideshow',

@@ -3,8 +3,6 @@ import { reviews } from '../content/home';
 import { Picture } from '../components/Picture';
 import { carouselReducer, initialCarouselState, isLocked, isRotating, nextWakeAt } from './carouselState';
 
-const slideImages = ['review-1', 'review-2', 'review-3', 'review-4', 'review-5', 'review-6'] as const;
-
 const slideLabel = (n: number) => reviews.slideLabel.replace('{n}', String(n)).replace('{total}', String(reviews.slides.length));
 
 /** matchMedia is everywhere that runs this island; the guard keeps server rendering safe. */
@@ -78,7 +76,7 @@ export default function ReviewCarousel() {
         <div id={slidesId} className="carousel__slides" aria-live={rotating ? 'off' : 'polite'} data-fade={state.fadeMs > 0}>
           {reviews.slides.map((slide, index) => (
             <div
-              key={slideImages[index]}
+              key={slide.image}
               className="carousel__slide"
               role="group"
               aria-roledescription="slide"
@@ -86,7 +84,7 @@ export default function ReviewCarousel() {
               aria-hidden={index !== state.index}
               data-active={index === state.index}
             >
-              <Picture image={slideImages[index]!} alt={slide.alt} sizes="(min-width: 960px) 560px, calc(100vw - 32px)" />
+              <Picture image={slide.image} alt={slide.alt} sizes="(min-width: 960px) 560px, calc(100vw - 32px)" />
             </div>
           ))}
         </div>

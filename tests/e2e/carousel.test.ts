@@ -20,9 +20,9 @@ afterAll(async () => {
   await Promise.all([browser?.close(), site?.close()]);
 });
 
-async function openCarousel(options: { reducedMotion?: boolean } = {}): Promise<{ page: Page; problems: PageProblems }> {
+async function openCarousel(options: { reducedMotion?: boolean; viewport?: (typeof viewports)[keyof typeof viewports] } = {}): Promise<{ page: Page; problems: PageProblems }> {
   const page = await browser.newPage();
-  await page.setViewport(viewports.desktop);
+  await page.setViewport(options.viewport ?? viewports.desktop);
   if (options.reducedMotion) await page.emulateMediaFeatures([{ name: 'prefers-reduced-motion', value: 'reduce' }]);
   const problems = watchProblems(page);
   await page.goto(`${site.url}/`, { waitUntil: 'load' });
@@ -151,6 +151,22 @@ describe('the review carousel under prefers-reduced-motion', () => {
     await page.click('.carousel__arrow--next');
     expect(await indexOf(page)).toBe(2);
     expect(await page.$eval('.carousel__slide[data-active="true"]', (slide) => getComputedStyle(slide).transitionDuration)).toBe('0s');
+    expect(problems.messages).toEqual([]);
+    await page.close();
+  });
+});
+
+describe('the review carousel at phone width', () => {
+  it('fits the screen and its arrows and dots work by touch', async () => {
+    const { page, problems } = await openCarousel({ viewport: viewports.phone });
+    const nav = (await (await page.$('.carousel__nav'))!.boundingBox())!;
+    expect(nav.x).toBeGreaterThanOrEqual(0);
+    expect(nav.x + nav.width).toBeLessThanOrEqual(375);
+    await page.tap('.carousel__arrow--next');
+    expect(await indexOf(page)).toBe(1);
+    await page.waitForSelector('.carousel__dot[aria-disabled="false"]');
+    await page.tap('.carousel__dot:nth-child(6)');
+    expect(await indexOf(page)).toBe(5);
     expect(problems.messages).toEqual([]);
     await page.close();
   });

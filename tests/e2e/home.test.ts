@@ -118,10 +118,10 @@ describe('scrolling under prefers-reduced-motion', () => {
   });
 });
 
-describe('the FAQ accordion', () => {
+describe.each(Object.entries(viewports))('the FAQ accordion at %s width', (_name, viewport) => {
   let opened: Opened;
   beforeAll(async () => {
-    opened = await openHome(viewports.phone);
+    opened = await openHome(viewport);
   });
   afterAll(() => opened.page.close());
 
