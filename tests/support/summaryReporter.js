@@ -5,7 +5,10 @@
 class SummaryReporter {
   onRunComplete(_contexts, results) {
     const skipped = results.numPendingTests + results.numTodoTests;
-    process.stdout.write(`\nSummary: ${results.numPassedTests} passed, ${results.numFailedTests} failed, ${skipped} skipped\n`);
+    const line = `Summary: ${results.numPassedTests} passed, ${results.numFailedTests} failed, ${skipped} skipped\n`;
+    // Jest's own summary goes to stderr; writing there too keeps this line last in a combined log.
+    process.stdout.write(`\n${line}`);
+    process.stderr.write(`\n${line}`);
   }
 }
 
