@@ -1,0 +1,68 @@
+import request from 'supertest';
+import { createTestApp } from '../support/testApp';
+
+const app = createTestApp();
+const textOf = (html: string) => html.replace(/<[^>]+>/g, ' ').replace(/&#x27;|&rsquo;/g, "'").replace(/&amp;/g, '&').replace(/\s+/g, ' ');
+
+async function page(path: string) {
+  const { text } = await request(app).get(path).expect(200);
+  return { html: text, text: textOf(text.slice(text.indexOf('<main'), text.indexOf('</main>'))) };
+}
+
+describe.each(['/privacy-policy', '/terms-conditions', '/about-us'])('GET %s', (path) => {
+  it('has a Back to Home link to /, the shared top bar and footer', async () => {
+    const { html } = await page(path);
+    expect(html).toMatch(/<a class="back-link" href="\/">Back to Home<\/a>/);
+    expect(html).toContain('<header class="top-bar">');
+    expect(html).toContain('<footer class="site-footer">');
+  });
+
+  it('has one h1 and section headings a reader can scan', async () => {
+    const { html } = await page(path);
+    expect(html.match(/<h1[\s>]/g)).toHaveLength(1);
+    expect((html.match(/<h2[\s>]/g) ?? []).length).toBeGreaterThanOrEqual(2);
+  });
+});
+
+describe('GET /privacy-policy', () => {
+  it('is marked last updated October 2025', async () => {
+    expect((await page('/privacy-policy')).text).toContain('Last updated: October 2025');
+  });
+
+  it('says truthfully what the site does and does not collect', async () => {
+    const { text } = await page('/privacy-policy');
+    expect(text).toMatch(/no cookies/i);
+    expect(text).toMatch(/no (user )?accounts/i);
+    expect(text).toMatch(/no forms/i);
+    expect(text).toMatch(/third-party scripts/i);
+    expect(text).toMatch(/14 days/);
+    expect(text).toMatch(/IP address/);
+    expect(text).toMatch(/own privacy policy/i);
+  });
+});
+
+describe('GET /terms-conditions', () => {
+  it('is marked last updated October 2025', async () => {
+    expect((await page('/terms-conditions')).text).toContain('Last updated: October 2025');
+  });
+
+  it('covers independence, no warranty, the commission, what the site is not, and the 60-day window', async () => {
+    const { text } = await page('/terms-conditions');
+    expect(text).toMatch(/independent/i);
+    expect(text).toMatch(/warrant/i);
+    expect(text).toMatch(/commission/i);
+    expect(text).toMatch(/not an auction, a dealer or a payment handler|not an auction, dealer or payment handler/i);
+    expect(text).toMatch(/60 days|60-day/);
+    expect(text).toMatch(/official platform/i);
+  });
+});
+
+describe('GET /about-us', () => {
+  it('has the sections Who We Are and Our Approach and says it is an independent affiliate guide', async () => {
+    const { html, text } = await page('/about-us');
+    expect(html).toContain('<h2 id="who-we-are">Who We Are</h2>');
+    expect(html).toContain('<h2 id="our-approach">Our Approach</h2>');
+    expect(text).toMatch(/independent/i);
+    expect(text).toMatch(/commission/i);
+  });
+});
