@@ -7,6 +7,7 @@ import { readManifest, type AssetManifest } from './manifest';
 import { renderAllPages } from './pages';
 import { distAssetsDir, distDir, publicDir } from './paths';
 import { securityHeaders } from './security';
+import { seoFiles } from './seoFiles';
 import { sendStaticEntry } from './staticEntry';
 import { loadStaticFiles } from './staticFiles';
 
@@ -56,7 +57,7 @@ export function createApp(config: Config, options: AppOptions = {}): express.Exp
     { siteUrl: config.siteUrl, affiliateUrl: config.affiliateUrl, affiliateSubIdParam: config.affiliateSubIdParam },
     manifest,
   );
-  const files = loadStaticFiles(options.assetsDir ?? distAssetsDir, options.publicDir ?? publicDir);
+  const files = new Map([...loadStaticFiles(options.assetsDir ?? distAssetsDir, options.publicDir ?? publicDir), ...seoFiles(config.siteUrl)]);
 
   const app = express();
   app.disable('x-powered-by');

@@ -1,4 +1,5 @@
 import { Helmet } from 'react-helmet-async';
+import { ogImage } from '../content/images.generated';
 import { site } from '../content/site';
 import { usePageContext } from '../pageContext';
 
@@ -26,9 +27,16 @@ export function PageHead({ title, description, path, noindex = false }: PageHead
       <meta property="og:description" content={description} />
       {url && <meta property="og:url" content={url} />}
       <meta property="og:locale" content="en_US" />
+      <meta property="og:image" content={`${siteUrl}${ogImage.src}`} />
+      <meta property="og:image:type" content={ogImage.type} />
+      <meta property="og:image:width" content={String(ogImage.width)} />
+      <meta property="og:image:height" content={String(ogImage.height)} />
+      <meta property="og:image:alt" content={site.ogImageAlt} />
       <meta name="twitter:card" content="summary_large_image" />
       <meta name="twitter:title" content={title} />
       <meta name="twitter:description" content={description} />
+      <meta name="twitter:image" content={`${siteUrl}${ogImage.src}`} />
+      <meta name="twitter:image:alt" content={site.ogImageAlt} />
     </Helmet>
   );
 }

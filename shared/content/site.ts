@@ -38,6 +38,8 @@ export interface SiteCopy {
   footer: FooterCopy;
   backToHome: string;
   skipLink: string;
+  /** Describes the link-preview image (og:image:alt, twitter:image:alt). */
+  ogImageAlt: string;
 }
 
 export interface NavItem {
@@ -71,6 +73,7 @@ export const site: SiteCopy = {
   },
   backToHome: 'Back to Home',
   skipLink: 'Skip to main content',
+  ogImageAlt: 'Auctions Guide: an independent guide to buying vehicles at government, repo and seizure auctions',
 };
 
 /** Top bar scroll buttons, in order. The same items fill the mobile dropdown. */

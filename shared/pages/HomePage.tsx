@@ -1,5 +1,6 @@
 import { Layout } from '../components/Layout';
 import { PageHead } from '../components/PageHead';
+import { StructuredData } from '../components/StructuredData';
 import { Benefits } from '../components/home/Benefits';
 import { Bonus } from '../components/home/Bonus';
 import { CheckAuctions } from '../components/home/CheckAuctions';
@@ -14,6 +15,7 @@ export function HomePage() {
   return (
     <Layout onHome>
       <PageHead title={homeMeta.title} description={homeMeta.description} path="/" />
+      <StructuredData />
       <Hero />
       <WhatIs />
       <HowItWorks />

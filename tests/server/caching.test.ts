@@ -103,8 +103,8 @@ describe('hashed assets', () => {
 });
 
 describe('public files', () => {
-  it('serves robots.txt with a daily cache and a validator', async () => {
-    const response = await request(app).get('/robots.txt').expect(200).expect('Content-Type', 'text/plain; charset=utf-8');
+  it('serves files from public/ with a daily cache and a validator', async () => {
+    const response = await request(app).get('/favicon.svg').expect(200).expect('Content-Type', 'image/svg+xml');
     expect(response.headers['cache-control']).toBe('public, max-age=86400');
     expect(response.headers.etag).toBeDefined();
   });

@@ -1,0 +1,76 @@
+import request from 'supertest';
+import { pagePaths } from '../../shared/routes';
+import { createTestApp, testSiteUrl } from '../support/testApp';
+
+const app = createTestApp();
+
+/** Reads <head> as a link-preview bot does: raw HTML, meta tags by property or name. */
+function metaTags(html: string): Map<string, string> {
+  const head = html.slice(0, html.indexOf('</head>'));
+  const tags = new Map<string, string>();
+  for (const [, key, value] of head.matchAll(/<meta (?:property|name)="([^"]+)" content="([^"]*)"\/>/g)) tags.set(key!, value!.replace(/&amp;/g, '&').replace(/&#x27;/g, "'"));
+  return tags;
+}
+
+describe('GET /robots.txt', () => {
+  it('allows crawling and names the sitemap by its absolute URL', async () => {
+    const { text } = await request(app).get('/robots.txt').expect(200).expect('Content-Type', 'text/plain; charset=utf-8');
+    expect(text).toBe(`User-agent: *\nAllow: /\n\nSitemap: ${testSiteUrl}/sitemap.xml\n`);
+  });
+});
+
+describe('GET /sitemap.xml', () => {
+  it('lists the four routes, and only them, as absolute URLs', async () => {
+    const { text } = await request(app).get('/sitemap.xml').expect(200).expect('Content-Type', 'application/xml; charset=utf-8');
+    const locations = [...text.matchAll(/<loc>([^<]+)<\/loc>/g)].map((match) => match[1]);
+    expect(locations).toEqual(pagePaths.map((path) => `${testSiteUrl}${path}`));
+  });
+});
+
+describe('link-preview tags', () => {
+  const heads = async () => Promise.all(pagePaths.map(async (path) => ({ path, tags: metaTags((await request(app).get(path)).text) })));
+
+  it('give every route a unique title and description', async () => {
+    const all = await heads();
+    expect(new Set(all.map(({ tags }) => tags.get('og:title'))).size).toBe(pagePaths.length);
+    expect(new Set(all.map(({ tags }) => tags.get('description'))).size).toBe(pagePaths.length);
+  });
+
+  it.each(pagePaths)('describe %s fully, with absolute URLs from SITE_URL', async (path) => {
+    const tags = metaTags((await request(app).get(path)).text);
+    expect(tags.get('og:url')).toBe(`${testSiteUrl}${path}`);
+    expect(tags.get('og:type')).toBe('website');
+    expect(tags.get('og:image')).toBe(`${testSiteUrl}/images/og-image.png`);
+    expect(tags.get('og:image:width')).toBe('1200');
+    expect(tags.get('og:image:height')).toBe('630');
+    expect(tags.get('og:image:alt')).toBeTruthy();
+    expect(tags.get('twitter:card')).toBe('summary_large_image');
+    expect(tags.get('twitter:image')).toBe(`${testSiteUrl}/images/og-image.png`);
+    for (const key of ['og:title', 'og:description', 'twitter:title', 'twitter:description']) expect(tags.get(key)).toBeTruthy();
+  });
+
+  it('point at a 1200x630 image the site serves', async () => {
+    await request(app).get('/images/og-image.png').expect(200).expect('Content-Type', 'image/png');
+  });
+});
+
+describe('structured data', () => {
+  it('describes the Organization and the WebSite only: no FAQPage, Review or rating markup', async () => {
+    const { text } = await request(app).get('/').expect(200);
+    const blocks = [...text.matchAll(/<script type="application\/ld\+json">([^<]*)<\/script>/g)].map((match) => JSON.parse(match[1]!));
+    expect(blocks).toHaveLength(1);
+    expect(blocks[0]['@graph'].map((node: { '@type': string }) => node['@type'])).toEqual(['Organization', 'WebSite']);
+    expect(text).not.toMatch(/FAQPage|"Review"|AggregateRating/);
+  });
+});
+
+describe('icons', () => {
+  it('link an SVG favicon with a PNG fallback, an apple-touch-icon and a theme colour', async () => {
+    const { text } = await request(app).get('/about-us').expect(200);
+    expect(text).toContain('<link rel="icon" href="/favicon.svg" type="image/svg+xml"/>');
+    expect(text).toContain('<link rel="icon" href="/favicon-32.png" type="image/png" sizes="32x32"/>');
+    expect(text).toContain('<link rel="apple-touch-icon" href="/apple-touch-icon.png"/>');
+    expect(text).toContain('<meta name="theme-color" content="#0b2545"/>');
+    for (const file of ['/favicon.svg', '/favicon-32.png', '/apple-touch-icon.png', '/favicon.ico']) await request(app).get(file).expect(200);
+  });
+});
