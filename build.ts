@@ -77,8 +77,12 @@ function manifestFrom(metafile: esbuild.Metafile): AssetManifest {
   for (const name of Object.keys(islandLoaders)) {
     islands[name] = scriptAsset(metafile, outputFor(`shared/islands/${name}.tsx`));
   }
+  // The runtime is two dynamic imports of the entry; the hydrator's chunk carries React with it.
+  const hydrator = scriptAsset(metafile, outputFor('client/islandHydrator.tsx'));
+  const navigation = scriptAsset(metafile, outputFor('client/navigation.ts'));
   return {
     entry: scriptAsset(metafile, outputFor(clientEntry)),
+    runtime: { file: hydrator.file, imports: [...new Set([...hydrator.imports, navigation.file, ...navigation.imports])] },
     styles: [urlOf(outputFor(styleEntry))],
     islands,
   };

@@ -1,7 +1,32 @@
-import { createIslandHydrator } from './islandHydrator';
-import { startNavigation } from './navigation';
+/**
+ * The client entry, kept tiny: it waits until the browser has painted the server's HTML, then loads
+ * the islands runtime (React) and hydrates. Nothing the visitor first sees waits for JavaScript, and
+ * the page is usable before: links are real links, the menu is a native popover, the FAQ is <details>.
+ */
+import { islandAttributes } from '../shared/islands/attributes';
 
-/** The client entry: hydrate the islands of the page (everything else stays static HTML), then navigate in place. */
-const hydrator = createIslandHydrator();
-void hydrator.hydrate(document);
-startNavigation(hydrator);
+/** A rAF callback runs just before a frame is painted; a task queued from it runs just after. */
+function afterFirstPaint(run: () => void): void {
+  if (typeof requestAnimationFrame !== 'function') return run();
+  requestAnimationFrame(() => setTimeout(run, 0));
+}
+
+/** Starts every chunk the page needs at once (listed by the server), instead of one import after another. */
+function preloadChunks(): void {
+  const list = document.querySelector(`script[${islandAttributes.preload}]`)?.getAttribute(islandAttributes.preload) ?? '';
+  for (const href of list.split(' ').filter(Boolean)) {
+    const link = document.createElement('link');
+    link.rel = 'modulepreload';
+    link.href = href;
+    document.head.append(link);
+  }
+}
+
+afterFirstPaint(() => {
+  preloadChunks();
+  void Promise.all([import('./islandHydrator'), import('./navigation')]).then(([{ createIslandHydrator }, { startNavigation }]) => {
+    const hydrator = createIslandHydrator();
+    void hydrator.hydrate(document);
+    startNavigation(hydrator);
+  });
+});

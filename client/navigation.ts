@@ -55,7 +55,7 @@ const pageMetadata = [
 
 /** The build's assets: when they differ the new page needs a full load, not a swap. */
 const buildFingerprint = (doc: Document) =>
-  [...doc.querySelectorAll('link[rel="stylesheet"], script[type="module"]')].map((element) => element.getAttribute('href') ?? element.getAttribute('src')).join(' ');
+  [...doc.querySelectorAll('style[data-href], script[type="module"]')].map((element) => element.getAttribute('data-href') ?? element.getAttribute('src')).join(' ');
 
 const plainClick: ClickFacts = { button: 0, metaKey: false, ctrlKey: false, shiftKey: false, altKey: false, defaultPrevented: false };
 
@@ -137,7 +137,7 @@ export function startNavigation(hydrator: IslandHydrator): void {
 function swapHead(next: Document): void {
   document.title = next.title;
   document.head.querySelectorAll(pageMetadata).forEach((element) => element.remove());
-  const anchor = document.head.querySelector('link[rel="stylesheet"]');
+  const anchor = document.head.querySelector('style[data-href]');
   for (const element of next.head.querySelectorAll(pageMetadata)) {
     document.head.insertBefore(document.importNode(element, true), anchor);
   }

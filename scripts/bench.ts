@@ -1,50 +1,165 @@
 /**
- * Benchmarks that print figures (timings never gate the tests):
- *   npm run bench
- * - start-up: from spawning the built server to its first answered request (median of 5).
+ * Benchmarks that print figures (timings never gate the tests). Run with `npm run bench`, which builds first.
+ * 1. Start-up: spawning the built server to its first answered request (median of 5).
+ * 2. Lighthouse 12 (mobile preset, simulated throttling) against Debian's Chromium, median of 3 runs per
+ *    route: the four category scores, FCP, LCP, TBT, CLS and bytes transferred.
+ * 3. Throughput: autocannon on `/` of the built server, and on the same bytes served by express.static.
  */
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { createServer } from 'node:net';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
+import autocannon from 'autocannon';
+import express from 'express';
+import { pagePaths } from '../shared/routes';
+import { chromiumPath } from '../tests/support/browser';
 
 const root = path.join(__dirname, '..');
 const mainScript = path.join(root, 'dist/server/main.cjs');
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 async function freePort(): Promise<number> {
   const probe = createServer().listen(0, '127.0.0.1');
   await once(probe, 'listening');
-  const { port } = probe.address() as { port: number };
+  const { port } = probe.address() as AddressInfo;
   await new Promise((resolve) => probe.close(resolve));
   return port;
 }
 
-async function startupMs(): Promise<number> {
-  const port = await freePort();
-  const started = performance.now();
-  const child = spawn(process.execPath, [mainScript], { env: { ...process.env, PORT: String(port), HOST: '127.0.0.1' }, stdio: 'ignore' });
-  try {
-    for (;;) {
-      try {
-        const response = await fetch(`http://127.0.0.1:${port}/`);
-        if (response.ok) return performance.now() - started;
-      } catch {
-        // Not listening yet.
-      }
-      await new Promise((resolve) => setTimeout(resolve, 5));
+async function waitUntilUp(url: string): Promise<void> {
+  for (;;) {
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      // Not listening yet.
     }
-  } finally {
-    child.kill('SIGTERM');
-    await once(child, 'exit');
+    await new Promise((resolve) => setTimeout(resolve, 5));
   }
 }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-
-async function main() {
-  const runs: number[] = [];
-  for (let i = 0; i < 5; i++) runs.push(await startupMs());
-  console.log(`start-up to first answered request: median ${median(runs).toFixed(0)} ms (runs: ${runs.map((ms) => ms.toFixed(0)).join(', ')} ms)`);
+async function startServer(port: number): Promise<ChildProcess> {
+  const child = spawn(process.execPath, [mainScript], {
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', SITE_URL: `http://localhost:${port}` },
+    stdio: 'ignore',
+  });
+  await waitUntilUp(`http://127.0.0.1:${port}/healthz`);
+  return child;
 }
 
-void main();
+async function stop(child: ChildProcess) {
+  child.kill('SIGTERM');
+  await once(child, 'exit');
+}
+
+async function benchStartup() {
+  const runs: number[] = [];
+  for (let i = 0; i < 5; i++) {
+    const port = await freePort();
+    const started = performance.now();
+    const child = spawn(process.execPath, [mainScript], { env: { ...process.env, PORT: String(port), HOST: '127.0.0.1' }, stdio: 'ignore' });
+    await waitUntilUp(`http://127.0.0.1:${port}/`);
+    runs.push(performance.now() - started);
+    await stop(child);
+  }
+  console.log(`\nStart-up to first answered request: median ${median(runs).toFixed(0)} ms (runs ${runs.map((ms) => ms.toFixed(0)).join(', ')})`);
+}
+
+interface LighthouseFigures {
+  performance: number;
+  accessibility: number;
+  bestPractices: number;
+  seo: number;
+  fcp: number;
+  lcp: number;
+  tbt: number;
+  cls: number;
+  bytes: number;
+}
+
+async function benchLighthouse(base: string) {
+  // Both are ES modules; this script runs as CommonJS.
+  const { default: lighthouse } = await import('lighthouse');
+  const chromeLauncher = await import('chrome-launcher');
+  const chrome = await chromeLauncher.launch({
+    chromePath: chromiumPath,
+    chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
+  });
+  console.log('\nLighthouse 12, mobile preset, simulated throttling; median of 3 runs per route');
+  console.log('route               perf  a11y  best   seo    FCP     LCP     TBT    CLS   bytes');
+  try {
+    for (const route of pagePaths) {
+      const runs: LighthouseFigures[] = [];
+      for (let i = 0; i < 3; i++) {
+        const result = await lighthouse(`${base}${route}`, { port: chrome.port, output: 'json', logLevel: 'error' });
+        const lhr = result!.lhr;
+        const audit = (id: string) => lhr.audits[id]?.numericValue ?? NaN;
+        runs.push({
+          performance: (lhr.categories.performance?.score ?? 0) * 100,
+          accessibility: (lhr.categories.accessibility?.score ?? 0) * 100,
+          bestPractices: (lhr.categories['best-practices']?.score ?? 0) * 100,
+          seo: (lhr.categories.seo?.score ?? 0) * 100,
+          fcp: audit('first-contentful-paint'),
+          lcp: audit('largest-contentful-paint'),
+          tbt: audit('total-blocking-time'),
+          cls: audit('cumulative-layout-shift'),
+          bytes: audit('total-byte-weight'),
+        });
+      }
+      const pick = (key: keyof LighthouseFigures) => median(runs.map((run) => run[key]));
+      console.log(
+        `${route.padEnd(18)} ${pick('performance').toFixed(0).padStart(5)} ${pick('accessibility').toFixed(0).padStart(5)} ${pick('bestPractices').toFixed(0).padStart(5)} ${pick('seo').toFixed(0).padStart(5)}` +
+          ` ${(pick('fcp') / 1000).toFixed(2).padStart(6)}s ${(pick('lcp') / 1000).toFixed(2).padStart(6)}s ${pick('tbt').toFixed(0).padStart(5)}ms ${pick('cls').toFixed(3).padStart(6)} ${(pick('bytes') / 1024).toFixed(1).padStart(6)} KiB`,
+      );
+    }
+  } finally {
+    await chrome.kill();
+  }
+}
+
+function runAutocannon(url: string): Promise<autocannon.Result> {
+  return new Promise((resolve, reject) => {
+    autocannon({ url, connections: 50, duration: 10, pipelining: 1 }, (error, result) => (error ? reject(error) : resolve(result)));
+  });
+}
+
+async function benchThroughput(base: string) {
+  const html = await (await fetch(`${base}/`, { headers: { 'Accept-Encoding': 'identity' } })).text();
+  const dir = mkdtempSync(path.join(tmpdir(), 'bench-static-'));
+  writeFileSync(path.join(dir, 'index.html'), html);
+  const staticApp = express();
+  staticApp.use(express.static(dir));
+  const staticServer = staticApp.listen(0, '127.0.0.1');
+  await once(staticServer, 'listening');
+  const staticUrl = `http://127.0.0.1:${(staticServer.address() as AddressInfo).port}/`;
+  try {
+    const ours = await runAutocannon(`${base}/`);
+    const theirs = await runAutocannon(staticUrl);
+    console.log('\nThroughput on / (autocannon, 50 connections, 10 s, no compression asked for)');
+    console.log(`  this server:      ${ours.requests.average.toFixed(0)} req/s, p99 ${ours.latency.p99} ms`);
+    console.log(`  express.static:   ${theirs.requests.average.toFixed(0)} req/s, p99 ${theirs.latency.p99} ms (same ${html.length} bytes)`);
+    console.log(`  ratio:            ${(ours.requests.average / theirs.requests.average).toFixed(2)}`);
+  } finally {
+    staticServer.close();
+  }
+}
+
+async function main() {
+  const only = process.argv.slice(2);
+  const wants = (name: string) => only.length === 0 || only.includes(name);
+  if (wants('startup')) await benchStartup();
+  const port = await freePort();
+  const server = await startServer(port);
+  try {
+    if (wants('lighthouse')) await benchLighthouse(`http://localhost:${port}`);
+    if (wants('throughput')) await benchThroughput(`http://127.0.0.1:${port}`);
+  } finally {
+    await stop(server);
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

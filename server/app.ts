@@ -6,6 +6,7 @@ import { consoleLogger, type Logger } from './logger';
 import { readManifest, type AssetManifest } from './manifest';
 import { renderAllPages } from './pages';
 import { distAssetsDir, distDir, publicDir } from './paths';
+import { loadInlineStyles } from './inlineStyles';
 import { securityHeaders } from './security';
 import { seoFiles } from './seoFiles';
 import { sendStaticEntry } from './staticEntry';
@@ -53,11 +54,13 @@ function decodePath(rawPath: string): string | undefined {
 export function createApp(config: Config, options: AppOptions = {}): express.Express {
   const logger = options.logger ?? consoleLogger;
   const manifest = options.manifest ?? readManifest(distDir);
+  const assetsDir = options.assetsDir ?? distAssetsDir;
+  const styles = loadInlineStyles(manifest, assetsDir);
   const rendered = renderAllPages(
     { siteUrl: config.siteUrl, affiliateUrl: config.affiliateUrl, affiliateSubIdParam: config.affiliateSubIdParam },
-    manifest,
+    { manifest, styles },
   );
-  const files = new Map([...loadStaticFiles(options.assetsDir ?? distAssetsDir, options.publicDir ?? publicDir), ...seoFiles(config.siteUrl)]);
+  const files = new Map([...loadStaticFiles(assetsDir, options.publicDir ?? publicDir), ...seoFiles(config.siteUrl)]);
 
   const app = express();
   app.disable('x-powered-by');
@@ -65,7 +68,7 @@ export function createApp(config: Config, options: AppOptions = {}): express.Exp
   app.set('trust proxy', config.trustProxy);
 
   app.use(accessLog(logger));
-  app.use(securityHeaders(config));
+  app.use(securityHeaders(config, styles.map((style) => style.cspHash)));
 
   app.use((req, res, next) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') {

@@ -9,7 +9,10 @@ export interface ScriptAsset {
 
 /** What build.ts produced, as URL paths under /assets/: written from esbuild's metafile. */
 export interface AssetManifest {
+  /** The tiny entry every page with islands loads. */
   entry: ScriptAsset;
+  /** The islands runtime (React, hydration, navigation), which the entry imports after the first paint. */
+  runtime: ScriptAsset;
   styles: string[];
   islands: Record<string, ScriptAsset>;
 }

@@ -4,8 +4,7 @@ import { ErrorPage, NotFoundPage } from '../shared/pages/NotFoundPage';
 import { pageTable } from '../shared/pages/pageTable';
 import type { PagePath } from '../shared/routes';
 import type { PageContextValue } from '../shared/pageContext';
-import type { AssetManifest } from './manifest';
-import { renderPage } from './render';
+import { renderPage, type PageAssets } from './render';
 import { createStaticEntry, type StaticEntry } from './staticEntry';
 
 /** Browsers revalidate after a minute; a CDN in front may keep a page five minutes. */
@@ -24,9 +23,9 @@ export interface RenderedPages {
  * Every page depends only on its route and the configuration, so each is rendered and compressed
  * once here and then served from memory.
  */
-export function renderAllPages(context: PageContextValue, manifest: AssetManifest): RenderedPages {
+export function renderAllPages(context: PageContextValue, assets: PageAssets): RenderedPages {
   const entry = (page: ReactElement, cacheControl: string) =>
-    createStaticEntry(Buffer.from(renderPage(page, context, manifest)), { contentType: 'text/html; charset=utf-8', cacheControl });
+    createStaticEntry(Buffer.from(renderPage(page, context, assets)), { contentType: 'text/html; charset=utf-8', cacheControl });
   const pages = new Map<string, StaticEntry>();
   for (const [path, page] of Object.entries(pageTable) as [PagePath, () => ReactElement][]) {
     pages.set(path, entry(page(), pageCache));

@@ -3,10 +3,10 @@ import type { RequestHandler } from 'express';
 import type { Config } from './config';
 
 /**
- * Security headers. The CSP allows only this origin: every script, style, image and font is ours,
- * and islands hydrate from external module files, so no inline script or style is ever needed.
+ * Security headers. The CSP allows only this origin: every script, image and font is ours, islands
+ * hydrate from external module files, and the one inline stylesheet is allowed by its hash alone.
  */
-export function securityHeaders(config: Config): RequestHandler[] {
+export function securityHeaders(config: Config, inlineStyleHashes: readonly string[] = []): RequestHandler[] {
   const https = config.siteUrl.startsWith('https:');
   return [
     helmet({
@@ -15,7 +15,7 @@ export function securityHeaders(config: Config): RequestHandler[] {
         directives: {
           defaultSrc: ["'self'"],
           scriptSrc: ["'self'"],
-          styleSrc: ["'self'"],
+          styleSrc: ["'self'", ...inlineStyleHashes],
           imgSrc: ["'self'"],
           fontSrc: ["'self'"],
           connectSrc: ["'self'"],

@@ -11,4 +11,6 @@ export const islandAttributes = {
   props: 'data-island-props',
   /** Set to "true" once the island is hydrated and its effects have run: a state signal and a test hook. */
   hydrated: 'data-hydrated',
+  /** On the entry script: the chunks this page's islands need, preloaded together once hydration starts. */
+  preload: 'data-preload',
 } as const;

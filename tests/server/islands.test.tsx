@@ -5,10 +5,12 @@ import type { AssetManifest } from '../../server/manifest';
 import type { IslandComponent } from '../../shared/islands/registry';
 
 const manifest: AssetManifest = {
-  entry: { file: '/assets/main-TEST.js', imports: ['/assets/chunk-REACT.js'] },
+  entry: { file: '/assets/main-TEST.js', imports: [] },
+  runtime: { file: '/assets/islandHydrator-TEST.js', imports: ['/assets/chunk-REACT.js'] },
   styles: ['/assets/main-TEST.css'],
   islands: { TopBar: { file: '/assets/TopBar-TEST.js', imports: ['/assets/chunk-REACT.js'] } },
 };
+const assets = { manifest, styles: [] };
 const context = { siteUrl: 'https://guide.example.org', affiliateUrl: 'https://partner.example.net/' };
 
 /** A stand-in island component under a registered name, to feed the runtime arbitrary props. */
@@ -32,7 +34,7 @@ const decode = (text: string) => text.replace(/&quot;/g, '"').replace(/&#x27;/g,
 
 describe('islands on the server', () => {
   const hostile = `</script><script>alert(1)</script><!-- "quoted" 'single' & <!--island-slot:0--> \u2028`;
-  const html = renderPage(<EchoIsland text={hostile} />, context, manifest);
+  const html = renderPage(<EchoIsland text={hostile} />, context, assets);
 
   it('serialises props so that </script>, <!-- and quotes cannot break out of the attribute', () => {
     const attribute = propsAttribute(html);
@@ -51,15 +53,16 @@ describe('islands on the server', () => {
     expect(html.match(/class="echo"/g)).toHaveLength(1);
   });
 
-  it('preloads the island chunk and the chunks it imports', () => {
-    expect(html).toContain('<link rel="modulepreload" href="/assets/TopBar-TEST.js"/>');
-    expect(html).toContain('<link rel="modulepreload" href="/assets/chunk-REACT.js"/>');
+  it('lists the runtime, the island chunk and the chunks they import for preloading once hydration starts', () => {
+    const list = /<script type="module" src="\/assets\/main-TEST.js" data-preload="([^"]*)"><\/script>/.exec(html)?.[1]?.split(' ');
+    expect(list).toEqual(['/assets/chunk-REACT.js', '/assets/islandHydrator-TEST.js', '/assets/TopBar-TEST.js']);
+    expect(html).not.toContain('modulepreload');
   });
 
   it('ships no script at all on a page without islands', () => {
-    const staticHtml = renderPage(<p>Plain</p>, context, manifest);
+    const staticHtml = renderPage(<p>Plain</p>, context, assets);
     expect(staticHtml).not.toContain('<script');
-    expect(staticHtml).not.toContain('modulepreload');
+    expect(staticHtml).not.toContain('data-preload');
   });
 
   it('numbers several islands on one page in order', () => {
@@ -69,7 +72,7 @@ describe('islands on the server', () => {
         <EchoIsland text="two" />
       </>,
       context,
-      manifest,
+      assets,
     );
     expect([...twoHtml.matchAll(/data-island-id="([^"]+)"/g)].map((match) => match[1])).toEqual(['i0-', 'i1-']);
     expect(twoHtml).toMatch(/data-island-id="i1-"[^>]*><p id="_i1-R_[^"]*" class="echo">two<\/p>/);

@@ -57,9 +57,9 @@ describe.each(routes)('GET $path', ({ path, title, description }) => {
     expect(decodeEntities(headTag(head, /<meta name="twitter:title" content="([^"]*)"/) ?? '')).toBe(title);
   });
 
-  it('links the hashed stylesheet and loads the client entry as a module script, with no inline script', () => {
-    expect(html).toMatch(/<link rel="stylesheet" href="\/assets\/main-[A-Z0-9]+\.css"\/>/);
-    expect(html).toMatch(/<script type="module" src="\/assets\/main-[A-Z0-9]+\.js"><\/script>/);
+  it('inlines the hashed stylesheet and loads the client entry as a module script, with no inline script', () => {
+    expect(html).toMatch(/<style data-href="\/assets\/main-[A-Z0-9]+\.css">[^<]+<\/style>/);
+    expect(html).toMatch(/<script type="module" src="\/assets\/main-[A-Z0-9]+\.js" data-preload="[^"]+"><\/script>/);
     const executable = [...html.matchAll(/<script[^>]*>/g)].map((match) => match[0]).filter((tag) => !tag.includes('type="application/ld+json"'));
     expect(executable).toHaveLength(1);
   });

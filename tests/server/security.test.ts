@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import request from 'supertest';
 import { createTestApp } from '../support/testApp';
 
@@ -26,6 +27,13 @@ describe('security headers', () => {
     expect(csp.get('base-uri')).toBe("'self'");
     expect(csp.get('frame-ancestors')).toBe("'none'");
     expect(headers['content-security-policy']).not.toContain('unsafe');
+  });
+
+  it('allows the inlined stylesheet by its sha256 and no other inline style', async () => {
+    const { headers, text } = await request(app).get('/');
+    const css = /<style data-href="[^"]+">([^<]*)<\/style>/.exec(text)![1]!;
+    const hash = createHash('sha256').update(css.replace(/&gt;/g, '>').replace(/&amp;/g, '&')).digest('base64');
+    expect(directives(headers['content-security-policy']!).get('style-src')).toBe(`'self' 'sha256-${hash}'`);
   });
 
   it('sends the same policy on error pages and files', async () => {
