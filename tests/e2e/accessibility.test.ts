@@ -1,8 +1,7 @@
 import { readFileSync } from 'node:fs';
-import type { Browser, Page } from 'puppeteer-core';
+import type { Page } from 'puppeteer-core';
 import { pagePaths } from '../../shared/routes';
-import { launchBrowser, viewports, waitForIslands } from '../support/browser';
-import { startTestServer, type RunningServer } from '../support/testApp';
+import { useBrowserAndSite, viewports, waitForIslands } from '../support/browser';
 
 /** axe-core's source, evaluated in the page through DevTools (which the page's CSP does not govern). */
 const axeSource = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
@@ -14,16 +13,7 @@ interface AxeViolation {
   nodes: { target: string[] }[];
 }
 
-let browser: Browser;
-let site: RunningServer;
-
-beforeAll(async () => {
-  [browser, site] = await Promise.all([launchBrowser(), startTestServer()]);
-});
-
-afterAll(async () => {
-  await Promise.all([browser?.close(), site?.close()]);
-});
+const context = useBrowserAndSite();
 
 async function violations(page: Page): Promise<string[]> {
   await page.evaluate(axeSource);
@@ -38,10 +28,10 @@ async function violations(page: Page): Promise<string[]> {
 
 describe.each(Object.entries(viewports))('axe-core at %s width', (_name, viewport) => {
   it.each([...pagePaths, '/no-such-page'])('finds no violations on %s', async (path) => {
-    const page = await browser.newPage();
+    const page = await context.browser.newPage();
     await page.setViewport(viewport);
     await page.emulateMediaFeatures([{ name: 'prefers-reduced-motion', value: 'reduce' }]);
-    await page.goto(site.url + path, { waitUntil: 'load' });
+    await page.goto(context.site.url + path, { waitUntil: 'load' });
     await waitForIslands(page);
     expect(await violations(page)).toEqual([]);
     await page.close();
@@ -50,9 +40,9 @@ describe.each(Object.entries(viewports))('axe-core at %s width', (_name, viewpor
 
 describe('axe-core with the menu and an FAQ answer open', () => {
   it('finds no violations in the open states', async () => {
-    const page = await browser.newPage();
+    const page = await context.browser.newPage();
     await page.setViewport(viewports.phone);
-    await page.goto(`${site.url}/`, { waitUntil: 'load' });
+    await page.goto(`${context.site.url}/`, { waitUntil: 'load' });
     await waitForIslands(page);
     await page.click('#faq summary');
     await page.click('.top-bar__menu-button');
@@ -64,8 +54,8 @@ describe('axe-core with the menu and an FAQ answer open', () => {
 
 describe('the accessibility check itself', () => {
   it('reports a violation when there is one (an image without alt text)', async () => {
-    const page = await browser.newPage();
-    await page.goto(`${site.url}/about-us`, { waitUntil: 'load' });
+    const page = await context.browser.newPage();
+    await page.goto(`${context.site.url}/about-us`, { waitUntil: 'load' });
     await page.evaluate(() => document.querySelector('main')!.append(Object.assign(document.createElement('img'), { src: '/favicon.svg' })));
     expect((await violations(page)).some((line) => line.startsWith('image-alt'))).toBe(true);
     await page.close();

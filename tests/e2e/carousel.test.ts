@@ -1,6 +1,5 @@
-import type { Browser, Page } from 'puppeteer-core';
-import { launchBrowser, viewports, waitForIslands, watchProblems, type PageProblems } from '../support/browser';
-import { startTestServer, type RunningServer } from '../support/testApp';
+import type { Page } from 'puppeteer-core';
+import { useBrowserAndSite, viewports, waitForIslands, watchProblems, type PageProblems } from '../support/browser';
 
 /**
  * The carousel's behaviour is a timing, so these tests measure real time, with stated tolerances:
@@ -9,23 +8,14 @@ import { startTestServer, type RunningServer } from '../support/testApp';
 const early = 50;
 const late = 1000;
 
-let browser: Browser;
-let site: RunningServer;
-
-beforeAll(async () => {
-  [browser, site] = await Promise.all([launchBrowser(), startTestServer()]);
-});
-
-afterAll(async () => {
-  await Promise.all([browser?.close(), site?.close()]);
-});
+const context = useBrowserAndSite();
 
 async function openCarousel(options: { reducedMotion?: boolean; viewport?: (typeof viewports)[keyof typeof viewports] } = {}): Promise<{ page: Page; problems: PageProblems }> {
-  const page = await browser.newPage();
+  const page = await context.browser.newPage();
   await page.setViewport(options.viewport ?? viewports.desktop);
   if (options.reducedMotion) await page.emulateMediaFeatures([{ name: 'prefers-reduced-motion', value: 'reduce' }]);
   const problems = watchProblems(page);
-  await page.goto(`${site.url}/`, { waitUntil: 'load' });
+  await page.goto(`${context.site.url}/`, { waitUntil: 'load' });
   await waitForIslands(page);
   // Keep the pointer well away from the reviews, so hover never pauses it by accident.
   await page.mouse.move(5, 5);

@@ -1,17 +1,8 @@
-import type { Browser, Page } from 'puppeteer-core';
-import { launchBrowser, viewports, waitForIslands, watchProblems, type PageProblems } from '../support/browser';
-import { startTestServer, testAffiliateUrl, type RunningServer } from '../support/testApp';
+import type { Page } from 'puppeteer-core';
+import { useBrowserAndSite, viewports, waitForIslands, watchProblems, type PageProblems } from '../support/browser';
+import { testAffiliateUrl } from '../support/testApp';
 
-let browser: Browser;
-let site: RunningServer;
-
-beforeAll(async () => {
-  [browser, site] = await Promise.all([launchBrowser(), startTestServer()]);
-});
-
-afterAll(async () => {
-  await Promise.all([browser?.close(), site?.close()]);
-});
+const context = useBrowserAndSite();
 
 interface Opened {
   page: Page;
@@ -19,12 +10,12 @@ interface Opened {
 }
 
 async function openHome(viewport: (typeof viewports)[keyof typeof viewports], options: { reducedMotion?: boolean; javaScript?: boolean } = {}): Promise<Opened> {
-  const page = await browser.newPage();
+  const page = await context.browser.newPage();
   await page.setViewport(viewport);
   if (options.reducedMotion) await page.emulateMediaFeatures([{ name: 'prefers-reduced-motion', value: 'reduce' }]);
   if (options.javaScript === false) await page.setJavaScriptEnabled(false);
   const problems = watchProblems(page);
-  await page.goto(`${site.url}/`, { waitUntil: 'load' });
+  await page.goto(`${context.site.url}/`, { waitUntil: 'load' });
   if (options.javaScript !== false) await waitForIslands(page);
   return { page, problems };
 }
@@ -82,7 +73,7 @@ describe.each(Object.entries(viewports))('the home page at %s width', (name, vie
     await link!.click();
     await waitForLanding(page, id);
     expect(await headingOffset(page, id)).toBeGreaterThanOrEqual(0);
-    expect(page.url()).toBe(`${site.url}/#${id}`);
+    expect(page.url()).toBe(`${context.site.url}/#${id}`);
     if (name === 'phone') expect(await page.$eval('.top-bar__menu-button', (element) => element.getAttribute('aria-expanded'))).toBe('false');
     await page.waitForFunction(
       (target) => document.querySelector('.top-bar__link[aria-current]')?.getAttribute('href') === `#${target}`,
@@ -154,14 +145,14 @@ describe('the affiliate links in a browser', () => {
   it('open the configured address in a new tab', async () => {
     const { page } = await openHome(viewports.desktop);
     // The address is not reachable here: answer it locally so the new tab has somewhere to land.
-    const newTarget = new Promise<string>((resolve) => browser.once('targetcreated', (target) => resolve(target.url())));
+    const newTarget = new Promise<string>((resolve) => context.browser.once('targetcreated', (target) => resolve(target.url())));
     await page.click('a[data-placement="hero"]');
     const url = await newTarget;
     expect(url === testAffiliateUrl || url === 'about:blank').toBe(true);
-    const pages = await browser.pages();
+    const pages = await context.browser.pages();
     const opened = pages.find((candidate) => candidate !== page && candidate.url() !== 'about:blank');
     if (opened) expect(opened.url().startsWith('https://partner.example.net/') || opened.url().startsWith('chrome-error://')).toBe(true);
-    expect(page.url()).toBe(`${site.url}/`);
+    expect(page.url()).toBe(`${context.site.url}/`);
     for (const other of pages) if (other !== page) await other.close();
     await page.close();
   });
@@ -182,7 +173,7 @@ describe('the home page without JavaScript', () => {
 
 describe('layout stability', () => {
   it.each(Object.entries(viewports))('shifts no layout while the page loads and hydrates at %s width', async (_name, viewport) => {
-    const page = await browser.newPage();
+    const page = await context.browser.newPage();
     await page.setViewport(viewport);
     await page.evaluateOnNewDocument(() => {
       (window as unknown as { shifts: number }).shifts = 0;
@@ -190,7 +181,7 @@ describe('layout stability', () => {
         for (const entry of list.getEntries()) (window as unknown as { shifts: number }).shifts += (entry as unknown as { value: number }).value;
       }).observe({ type: 'layout-shift', buffered: true });
     });
-    await page.goto(`${site.url}/`, { waitUntil: 'networkidle0' });
+    await page.goto(`${context.site.url}/`, { waitUntil: 'networkidle0' });
     await waitForIslands(page);
     expect(await page.evaluate(() => (window as unknown as { shifts: number }).shifts)).toBe(0);
     await page.close();

@@ -1,18 +1,8 @@
-import type { Browser, Page } from 'puppeteer-core';
+import type { Page } from 'puppeteer-core';
 import { pagePaths } from '../../shared/routes';
-import { launchBrowser, viewports, waitForIslands, watchProblems } from '../support/browser';
-import { startTestServer, type RunningServer } from '../support/testApp';
+import { useBrowserAndSite, viewports, waitForIslands, watchProblems } from '../support/browser';
 
-let browser: Browser;
-let site: RunningServer;
-
-beforeAll(async () => {
-  [browser, site] = await Promise.all([launchBrowser(), startTestServer()]);
-});
-
-afterAll(async () => {
-  await Promise.all([browser?.close(), site?.close()]);
-});
+const context = useBrowserAndSite();
 
 /** Whether React has attached to a DOM node (it stores its fiber under a __reactFiber$ key). */
 async function isReactManaged(page: Page, selector: string): Promise<boolean> {
@@ -25,10 +15,10 @@ describe.each(Object.entries(viewports))('at %s width', (_name, viewport) => {
     let problems: ReturnType<typeof watchProblems>;
 
     beforeAll(async () => {
-      page = await browser.newPage();
+      page = await context.browser.newPage();
       await page.setViewport(viewport);
       problems = watchProblems(page);
-      await page.goto(site.url + path, { waitUntil: 'load' });
+      await page.goto(context.site.url + path, { waitUntil: 'load' });
       await waitForIslands(page);
     });
 

@@ -1,23 +1,13 @@
-import type { Browser, CDPSession, Page } from 'puppeteer-core';
-import { launchBrowser, viewports, waitForIslands, watchProblems } from '../support/browser';
-import { startTestServer, type RunningServer } from '../support/testApp';
+import type { CDPSession, Page } from 'puppeteer-core';
+import { useBrowserAndSite, viewports, waitForIslands, watchProblems } from '../support/browser';
 
-let browser: Browser;
-let site: RunningServer;
-
-beforeAll(async () => {
-  [browser, site] = await Promise.all([launchBrowser(), startTestServer()]);
-});
-
-afterAll(async () => {
-  await Promise.all([browser?.close(), site?.close()]);
-});
+const context = useBrowserAndSite();
 
 async function openPage(path: string, viewport: (typeof viewports)[keyof typeof viewports]): Promise<Page> {
-  const page = await browser.newPage();
+  const page = await context.browser.newPage();
   await page.setViewport(viewport);
   await page.emulateMediaFeatures([{ name: 'prefers-reduced-motion', value: 'reduce' }]);
-  await page.goto(site.url + path, { waitUntil: 'load' });
+  await page.goto(context.site.url + path, { waitUntil: 'load' });
   await waitForIslands(page);
   return page;
 }

@@ -1,28 +1,17 @@
-import type { Browser, Page } from 'puppeteer-core';
-import { launchBrowser, viewports, waitForIslands, watchProblems } from '../support/browser';
-import { startTestServer, type RunningServer } from '../support/testApp';
+import type { Page } from 'puppeteer-core';
+import { useBrowserAndSite, viewports, waitForIslands, watchProblems } from '../support/browser';
 
-let browser: Browser;
-let site: RunningServer;
+const context = useBrowserAndSite();
 let page: Page;
 let problems: ReturnType<typeof watchProblems>;
-
 const button = '.top-bar__menu-button';
 const menu = '.top-bar__menu';
 
-beforeAll(async () => {
-  [browser, site] = await Promise.all([launchBrowser(), startTestServer()]);
-});
-
-afterAll(async () => {
-  await Promise.all([browser?.close(), site?.close()]);
-});
-
 beforeEach(async () => {
-  page = await browser.newPage();
+  page = await context.browser.newPage();
   await page.setViewport(viewports.phone);
   problems = watchProblems(page);
-  await page.goto(`${site.url}/about-us`, { waitUntil: 'load' });
+  await page.goto(`${context.site.url}/about-us`, { waitUntil: 'load' });
   await waitForIslands(page);
 });
 

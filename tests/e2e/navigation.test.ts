@@ -1,26 +1,16 @@
-import type { Browser, Page } from 'puppeteer-core';
+import type { Page } from 'puppeteer-core';
 import { about } from '../../shared/content/about';
 import { homeMeta } from '../../shared/content/home';
 import { privacyPolicy } from '../../shared/content/privacyPolicy';
 import { terms } from '../../shared/content/terms';
-import { launchBrowser, viewports, waitForIslands, watchProblems, type PageProblems } from '../support/browser';
-import { startTestServer, type RunningServer } from '../support/testApp';
+import { useBrowserAndSite, viewports, waitForIslands, watchProblems, type PageProblems } from '../support/browser';
 
-let browser: Browser;
-let site: RunningServer;
+const context = useBrowserAndSite();
 let page: Page;
 let problems: PageProblems;
 
-beforeAll(async () => {
-  [browser, site] = await Promise.all([launchBrowser(), startTestServer()]);
-});
-
-afterAll(async () => {
-  await Promise.all([browser?.close(), site?.close()]);
-});
-
 beforeEach(async () => {
-  page = await browser.newPage();
+  page = await context.browser.newPage();
   await page.setViewport(viewports.desktop);
   problems = watchProblems(page);
 });
@@ -33,7 +23,7 @@ afterEach(async () => {
 type Marked = Window & { documentMarker?: number };
 
 async function open(path: string) {
-  await page.goto(site.url + path, { waitUntil: 'load' });
+  await page.goto(context.site.url + path, { waitUntil: 'load' });
   await waitForIslands(page);
   await page.evaluate(() => ((window as Marked).documentMarker = 42));
 }
@@ -78,8 +68,8 @@ describe('in-place navigation', () => {
     expect(await head()).toEqual({
       title: terms.title,
       description: terms.description,
-      canonical: `${new URL(site.url).origin}/terms-conditions`.replace(/:\d+/, ''),
-      ogUrl: `${new URL(site.url).origin}/terms-conditions`.replace(/:\d+/, ''),
+      canonical: `${new URL(context.site.url).origin}/terms-conditions`.replace(/:\d+/, ''),
+      ogUrl: `${new URL(context.site.url).origin}/terms-conditions`.replace(/:\d+/, ''),
       ogTitle: terms.title,
     });
   });
@@ -107,7 +97,7 @@ describe('in-place navigation', () => {
     await open('/about-us');
     await page.click('.top-bar__link[href="/#faq"]');
     await arrivedAt('/', homeMeta.title);
-    expect(page.url()).toBe(`${site.url}/#faq`);
+    expect(page.url()).toBe(`${context.site.url}/#faq`);
     const offset = await page.evaluate(() => document.querySelector('#faq h2')!.getBoundingClientRect().top - document.querySelector('.top-bar')!.getBoundingClientRect().bottom);
     expect(offset).toBeGreaterThanOrEqual(0);
     expect(offset).toBeLessThanOrEqual(120);
@@ -139,13 +129,13 @@ describe('in-place navigation', () => {
 
   it('leaves Ctrl+click to the browser (a new tab), and the page stays as it was', async () => {
     await open('/');
-    const newTarget = new Promise((resolve) => browser.once('targetcreated', resolve));
+    const newTarget = new Promise((resolve) => context.browser.once('targetcreated', resolve));
     await page.keyboard.down('Control');
     await page.click('.top-bar__link[href="/about-us"]');
     await page.keyboard.up('Control');
     await newTarget;
     expect(new URL(page.url()).pathname).toBe('/');
-    for (const other of await browser.pages()) if (other !== page) await other.close();
+    for (const other of await context.browser.pages()) if (other !== page) await other.close();
   });
 
   it('falls back to a full page load when fetching the page fails', async () => {

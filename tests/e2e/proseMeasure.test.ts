@@ -1,23 +1,12 @@
-import type { Browser } from 'puppeteer-core';
-import { launchBrowser, viewports, waitForIslands } from '../support/browser';
-import { startTestServer, type RunningServer } from '../support/testApp';
+import { useBrowserAndSite, viewports, waitForIslands } from '../support/browser';
 
-let browser: Browser;
-let site: RunningServer;
-
-beforeAll(async () => {
-  [browser, site] = await Promise.all([launchBrowser(), startTestServer()]);
-});
-
-afterAll(async () => {
-  await Promise.all([browser?.close(), site?.close()]);
-});
+const context = useBrowserAndSite();
 
 describe.each(['/privacy-policy', '/terms-conditions', '/about-us'])('the long-form page %s at desktop width', (path) => {
   it('sets its text at a reading measure of about 65 to 75 characters and a comfortable line height', async () => {
-    const page = await browser.newPage();
+    const page = await context.browser.newPage();
     await page.setViewport(viewports.desktop);
-    await page.goto(site.url + path, { waitUntil: 'load' });
+    await page.goto(context.site.url + path, { waitUntil: 'load' });
     await waitForIslands(page);
     const { charsPerLine, lineHeightRatio } = await page.evaluate(() => {
       // The longest paragraph, so that short last lines weigh little in the average.

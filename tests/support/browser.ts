@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { islandAttributes } from '../../shared/islands/attributes';
+import { startTestServer, type RunningServer } from './testApp';
 
 export const chromiumPath = process.env.CHROME_PATH ?? '/usr/bin/chromium';
 
@@ -59,4 +60,19 @@ export async function waitForIslands(page: Page): Promise<void> {
     islandAttributes.name,
     islandAttributes.hydrated,
   );
+}
+
+/**
+ * One browser and one app on an ephemeral port for a test file, started before its tests and
+ * closed after them. Read them from the returned object inside tests and hooks.
+ */
+export function useBrowserAndSite(): { browser: Browser; site: RunningServer } {
+  const context = {} as { browser: Browser; site: RunningServer };
+  beforeAll(async () => {
+    [context.browser, context.site] = await Promise.all([launchBrowser(), startTestServer()]);
+  });
+  afterAll(async () => {
+    await Promise.all([context.browser?.close(), context.site?.close()]);
+  });
+  return context;
 }
