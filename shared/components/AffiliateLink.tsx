@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { affiliateHref, type AffiliatePlacement } from '../affiliate';
+import { site } from '../content/site';
 import { usePageContext } from '../pageContext';
 
 export interface AffiliateLinkProps {
@@ -10,7 +11,7 @@ export interface AffiliateLinkProps {
 
 /**
  * A link to the affiliate registration address: a real <a href> that works without JavaScript,
- * opening in a new tab, marked sponsored as search engines ask of paid links.
+ * opening in a new tab (and saying so to screen readers), marked sponsored as search engines ask of paid links.
  */
 export function AffiliateLink({ placement, className, children }: AffiliateLinkProps) {
   const { affiliateUrl, affiliateSubIdParam } = usePageContext();
@@ -23,6 +24,7 @@ export function AffiliateLink({ placement, className, children }: AffiliateLinkP
       data-placement={placement}
     >
       {children}
+      <span className="visually-hidden"> {site.newTabNote}</span>
     </a>
   );
 }

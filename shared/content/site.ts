@@ -38,6 +38,8 @@ export interface SiteCopy {
   footer: FooterCopy;
   backToHome: string;
   skipLink: string;
+  /** Read by screen readers after each affiliate link's text. */
+  newTabNote: string;
   /** Describes the link-preview image (og:image:alt, twitter:image:alt). */
   ogImageAlt: string;
 }
@@ -73,6 +75,7 @@ export const site: SiteCopy = {
   },
   backToHome: 'Back to Home',
   skipLink: 'Skip to main content',
+  newTabNote: '(opens in a new tab)',
   ogImageAlt: 'Auctions Guide: an independent guide to buying vehicles at government, repo and seizure auctions',
 };
 

@@ -24,7 +24,6 @@ export function Bonus() {
       <div className="section__actions">
         <AffiliateLink placement="bonus" className="button button--primary">
           {bonus.ctaLabel}
-          <span className="visually-hidden"> (opens in a new tab)</span>
         </AffiliateLink>
       </div>
       <p className="disclosure disclosure--center">{site.disclosureShort}</p>

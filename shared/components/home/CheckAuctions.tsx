@@ -14,7 +14,6 @@ export function CheckAuctions() {
         <div className="section__actions section__actions--start">
           <AffiliateLink placement="check-auctions-button" className="button button--primary">
             {checkAuctions.ctaLabel}
-            <span className="visually-hidden"> (opens in a new tab)</span>
           </AffiliateLink>
         </div>
       </div>

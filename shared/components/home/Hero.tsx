@@ -15,7 +15,6 @@ export function Hero() {
           <div className="hero__actions">
             <AffiliateLink placement="hero" className="button button--primary">
               {hero.primaryCtaLabel}
-              <span className="visually-hidden"> (opens in a new tab)</span>
             </AffiliateLink>
             <a className="text-button" href="#bonus">
               {hero.secondaryCtaLabel}

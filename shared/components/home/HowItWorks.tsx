@@ -22,7 +22,6 @@ export function HowItWorks() {
       <div className="section__actions">
         <AffiliateLink placement="start-learning" className="button button--primary">
           {howItWorks.startLearningLabel}
-          <span className="visually-hidden"> (opens in a new tab)</span>
         </AffiliateLink>
       </div>
     </Section>

@@ -19,7 +19,6 @@ export function WhatIs() {
       <div className="section__actions">
         <AffiliateLink placement="explainer" className="button button--primary">
           {whatIs.ctaLabel}
-          <span className="visually-hidden"> (opens in a new tab)</span>
         </AffiliateLink>
       </div>
       <p className="note">{whatIs.note}</p>
