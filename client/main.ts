@@ -5,10 +5,15 @@
  */
 import { islandAttributes } from '../shared/islands/attributes';
 
-/** A rAF callback runs just before a frame is painted; a task queued from it runs just after. */
+/**
+ * After the page has loaded and painted: a rAF callback runs just before a frame is painted, and a task
+ * queued from it runs just after. Waiting for load too keeps the runtime's download from competing
+ * with the page's own content (the largest paint may come a few frames after the first).
+ */
 function afterFirstPaint(run: () => void): void {
-  if (typeof requestAnimationFrame !== 'function') return run();
-  requestAnimationFrame(() => setTimeout(run, 0));
+  const afterPaint = () => (typeof requestAnimationFrame === 'function' ? requestAnimationFrame(() => setTimeout(run, 0)) : run());
+  if (document.readyState === 'complete') afterPaint();
+  else window.addEventListener('load', afterPaint, { once: true });
 }
 
 /** Starts every chunk the page needs at once (listed by the server), instead of one import after another. */
