@@ -35,7 +35,6 @@ export function useCurrentSection(ids: readonly string[]): string | undefined {
       if (frame) cancelAnimationFrame(frame);
     };
     // The ids are compared by value through their joined key.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [key]);
 
   return current;
