@@ -7,11 +7,11 @@
  *   tsx build.ts --if-stale  build only when a source changed since the last build (npm start uses this)
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import * as esbuild from 'esbuild';
 import type { AssetManifest, ScriptAsset } from './server/manifest';
+import { compressText } from './server/staticEntry';
 import { islandLoaders } from './shared/islands/registry';
 
 const root = __dirname;
@@ -27,19 +27,10 @@ const sourceRoots = ['client', 'shared', 'server', 'build.ts', 'tsconfig.json', 
 function sourceFiles(entry: string): string[] {
   const absolute = path.join(root, entry);
   if (!existsSync(absolute)) return [];
-  if (!readdirSyncSafe(absolute)) return [entry];
+  if (!statSync(absolute).isDirectory()) return [entry];
   return readdirSync(absolute, { recursive: true, withFileTypes: true })
     .filter((dirent) => dirent.isFile())
     .map((dirent) => path.relative(root, path.join(dirent.parentPath, dirent.name)));
-}
-
-function readdirSyncSafe(absolute: string): boolean {
-  try {
-    readdirSync(absolute);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 function sourceStamp(): string {
@@ -91,12 +82,9 @@ function manifestFrom(metafile: esbuild.Metafile): AssetManifest {
 function precompress(dir: string) {
   for (const file of readdirSync(dir)) {
     if (!/\.(js|css|txt)$/.test(file)) continue;
-    const body = readFileSync(path.join(dir, file));
-    const br = brotliCompressSync(body, {
-      params: { [zlib.BROTLI_PARAM_QUALITY]: 11, [zlib.BROTLI_PARAM_MODE]: zlib.BROTLI_MODE_TEXT, [zlib.BROTLI_PARAM_SIZE_HINT]: body.length },
-    });
+    const { br, gzip } = compressText(readFileSync(path.join(dir, file)));
     writeFileSync(path.join(dir, `${file}.br`), br);
-    writeFileSync(path.join(dir, `${file}.gz`), gzipSync(body, { level: 9 }));
+    writeFileSync(path.join(dir, `${file}.gz`), gzip);
   }
 }
 

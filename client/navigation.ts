@@ -57,6 +57,13 @@ const pageMetadata = [
 const buildFingerprint = (doc: Document) =>
   [...doc.querySelectorAll('style[data-href], script[type="module"]')].map((element) => element.getAttribute('data-href') ?? element.getAttribute('src')).join(' ');
 
+/** The link a DOM event happened on, with the facts inPlaceTarget needs, or null when it was not on a link. */
+function linkOf(event: Event): LinkFacts | null {
+  const link = (event.target as Element | null)?.closest?.('a[href]');
+  if (!(link instanceof HTMLAnchorElement)) return null;
+  return { href: link.href, target: link.target, download: link.hasAttribute('download') };
+}
+
 const plainClick: ClickFacts = { button: 0, metaKey: false, ctrlKey: false, shiftKey: false, altKey: false, defaultPrevented: false };
 
 interface HistoryState {
@@ -106,9 +113,8 @@ export function startNavigation(hydrator: IslandHydrator): void {
   }
 
   document.addEventListener('click', (event) => {
-    const link = (event.target as Element | null)?.closest?.('a[href]');
-    if (!(link instanceof HTMLAnchorElement)) return;
-    const url = inPlaceTarget(event, { href: link.href, target: link.target, download: link.hasAttribute('download') }, new URL(location.href));
+    const link = linkOf(event);
+    const url = link && inPlaceTarget(event, link, new URL(location.href));
     if (!url) return;
     event.preventDefault();
     history.replaceState({ scrollY: window.scrollY } satisfies HistoryState, '');
@@ -125,9 +131,8 @@ export function startNavigation(hydrator: IslandHydrator): void {
 
   // Prefetch on intent: a hover or a touch usually comes 100 ms or more before the click.
   const prefetch = (event: Event) => {
-    const link = (event.target as Element | null)?.closest?.('a[href]');
-    if (!(link instanceof HTMLAnchorElement)) return;
-    const url = inPlaceTarget(plainClick, { href: link.href, target: link.target, download: link.hasAttribute('download') }, new URL(location.href));
+    const link = linkOf(event);
+    const url = link && inPlaceTarget(plainClick, link, new URL(location.href));
     if (url && url.pathname !== location.pathname) void load(url.pathname).catch(() => {});
   };
   document.addEventListener('pointerover', prefetch, { passive: true });

@@ -58,7 +58,6 @@ function modulePreloads(manifest: AssetManifest, islandNames: readonly string[])
     files.add(island.file);
     island.imports.forEach((file) => files.add(file));
   }
-  files.delete(manifest.entry.file);
   return [...files];
 }
 

@@ -29,6 +29,16 @@ function hashOf(body: Buffer): string {
   return createHash('sha256').update(body).digest('base64url').slice(0, 27);
 }
 
+/** The strongest compression of a text body, in both encodings served: used at build and at start-up. */
+export function compressText(body: Buffer): { br: Buffer; gzip: Buffer } {
+  return {
+    br: brotliCompressSync(body, {
+      params: { [zlib.BROTLI_PARAM_QUALITY]: 11, [zlib.BROTLI_PARAM_SIZE_HINT]: body.length, [zlib.BROTLI_PARAM_MODE]: zlib.BROTLI_MODE_TEXT },
+    }),
+    gzip: gzipSync(body, { level: 9 }),
+  };
+}
+
 export interface EntryOptions {
   contentType: string;
   cacheControl: string;
@@ -41,12 +51,7 @@ export function createStaticEntry(body: Buffer, { contentType, cacheControl, pre
   const hash = hashOf(body);
   const entry: StaticEntry = { contentType, cacheControl, identity: { body, etag: `"${hash}"` } };
   if (!isCompressible(contentType) || body.length < 256) return entry;
-  const br =
-    precompressed?.br ??
-    brotliCompressSync(body, {
-      params: { [zlib.BROTLI_PARAM_QUALITY]: 11, [zlib.BROTLI_PARAM_SIZE_HINT]: body.length, [zlib.BROTLI_PARAM_MODE]: zlib.BROTLI_MODE_TEXT },
-    });
-  const gzip = precompressed?.gzip ?? gzipSync(body, { level: 9 });
+  const { br, gzip } = precompressed?.br && precompressed.gzip ? { br: precompressed.br, gzip: precompressed.gzip } : compressText(body);
   if (br.length < body.length) entry.br = { body: br, etag: `"${hash}-br"` };
   if (gzip.length < body.length) entry.gzip = { body: gzip, etag: `"${hash}-gz"` };
   return entry;

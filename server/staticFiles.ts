@@ -20,6 +20,8 @@ const contentTypes: Record<string, string> = {
   '.woff2': 'font/woff2',
 };
 
+const contentTypeOf = (file: string) => contentTypes[path.extname(file).toLowerCase()] ?? 'application/octet-stream';
+
 /** Hashed build output never changes under its name. */
 export const immutableCache = 'public, max-age=31536000, immutable';
 /** Public files keep their names across releases, so caches revalidate them daily (ETag makes that cheap). */
@@ -54,7 +56,7 @@ export function loadStaticFiles(assetsDir: string, publicDir: string): Map<strin
     files.set(
       urlPathOf('/assets/', file),
       createStaticEntry(readFileSync(absolute), {
-        contentType: contentTypes[path.extname(file)] ?? 'application/octet-stream',
+        contentType: contentTypeOf(file),
         cacheControl: immutableCache,
         precompressed: { br: readIfExists(`${absolute}.br`), gzip: readIfExists(`${absolute}.gz`) },
       }),
@@ -64,7 +66,7 @@ export function loadStaticFiles(assetsDir: string, publicDir: string): Map<strin
     files.set(
       urlPathOf('/', file),
       createStaticEntry(readFileSync(path.join(publicDir, file)), {
-        contentType: contentTypes[path.extname(file).toLowerCase()] ?? 'application/octet-stream',
+        contentType: contentTypeOf(file),
         cacheControl: publicFileCache,
       }),
     );

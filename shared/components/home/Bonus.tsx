@@ -1,6 +1,6 @@
 import { bonus } from '../../content/home';
 import { site } from '../../content/site';
-import { AffiliateLink } from '../AffiliateLink';
+import { CallToAction } from '../CallToAction';
 import { Picture } from '../Picture';
 import { Section } from '../Section';
 
@@ -21,11 +21,7 @@ export function Bonus() {
           </li>
         ))}
       </ul>
-      <div className="section__actions">
-        <AffiliateLink placement="bonus" className="button button--primary">
-          {bonus.ctaLabel}
-        </AffiliateLink>
-      </div>
+      <CallToAction placement="bonus" label={bonus.ctaLabel} />
       <p className="disclosure disclosure--center">{site.disclosureShort}</p>
       <p className="note">{bonus.note}</p>
     </Section>

@@ -1,5 +1,6 @@
 import { checkAuctions } from '../../content/home';
 import { AffiliateLink } from '../AffiliateLink';
+import { CallToAction } from '../CallToAction';
 import { Picture } from '../Picture';
 import { Section } from '../Section';
 
@@ -11,11 +12,7 @@ export function CheckAuctions() {
       </AffiliateLink>
       <div className="check-auctions__text">
         <p>{checkAuctions.text}</p>
-        <div className="section__actions section__actions--start">
-          <AffiliateLink placement="check-auctions-button" className="button button--primary">
-            {checkAuctions.ctaLabel}
-          </AffiliateLink>
-        </div>
+        <CallToAction placement="check-auctions-button" label={checkAuctions.ctaLabel} align="start" />
       </div>
     </Section>
   );

@@ -1,5 +1,5 @@
 import { howItWorks } from '../../content/home';
-import { AffiliateLink } from '../AffiliateLink';
+import { CallToAction } from '../CallToAction';
 import { Section } from '../Section';
 
 export function HowItWorks() {
@@ -19,11 +19,7 @@ export function HowItWorks() {
           </li>
         ))}
       </ol>
-      <div className="section__actions">
-        <AffiliateLink placement="start-learning" className="button button--primary">
-          {howItWorks.startLearningLabel}
-        </AffiliateLink>
-      </div>
+      <CallToAction placement="start-learning" label={howItWorks.startLearningLabel} />
     </Section>
   );
 }

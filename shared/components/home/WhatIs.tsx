@@ -1,5 +1,5 @@
 import { whatIs } from '../../content/home';
-import { AffiliateLink } from '../AffiliateLink';
+import { CallToAction } from '../CallToAction';
 import { Section } from '../Section';
 
 export function WhatIs() {
@@ -16,11 +16,7 @@ export function WhatIs() {
           </li>
         ))}
       </ul>
-      <div className="section__actions">
-        <AffiliateLink placement="explainer" className="button button--primary">
-          {whatIs.ctaLabel}
-        </AffiliateLink>
-      </div>
+      <CallToAction placement="explainer" label={whatIs.ctaLabel} />
       <p className="note">{whatIs.note}</p>
     </Section>
   );
