@@ -3,7 +3,9 @@
  * the islands runtime (React) and hydrates. Nothing the visitor first sees waits for JavaScript, and
  * the page is usable before: links are real links, the menu is a native popover, the FAQ is <details>.
  */
+import { clickEndpointAttribute } from '../shared/clickReport';
 import { islandAttributes } from '../shared/islands/attributes';
+import { startClickReporting } from './clickReporter';
 
 /**
  * After the page has loaded and painted: a rAF callback runs just before a frame is painted, and a task
@@ -16,9 +18,12 @@ function afterFirstPaint(run: () => void): void {
   else window.addEventListener('load', afterPaint, { once: true });
 }
 
+/** This module's own script element (document.currentScript is null for modules), carrying the server's settings. */
+const entryScript = document.querySelector(`script[${islandAttributes.preload}]`);
+
 /** Starts every chunk the page needs at once (listed by the server), instead of one import after another. */
 function preloadChunks(): void {
-  const list = document.querySelector(`script[${islandAttributes.preload}]`)?.getAttribute(islandAttributes.preload) ?? '';
+  const list = entryScript?.getAttribute(islandAttributes.preload) ?? '';
   for (const href of list.split(' ').filter(Boolean)) {
     const link = document.createElement('link');
     link.rel = 'modulepreload';
@@ -26,6 +31,10 @@ function preloadChunks(): void {
     document.head.append(link);
   }
 }
+
+// Right away, not after the paint: a visitor may follow a link before the islands are hydrated.
+const clickEndpoint = entryScript?.getAttribute(clickEndpointAttribute);
+if (clickEndpoint) startClickReporting(clickEndpoint);
 
 afterFirstPaint(() => {
   preloadChunks();

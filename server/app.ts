@@ -1,6 +1,12 @@
 import compression from 'compression';
 import express, { type ErrorRequestHandler, type RequestHandler } from 'express';
+import { clickEndpoint } from '../shared/clickReport';
 import { canonicalPagePath } from '../shared/routes';
+import { adminRoutes } from './admin/adminRoutes';
+import { clickRoutes } from './clicks/clickRoute';
+import { openClickStore, type ClickStore } from './clicks/clickStore';
+import { createRateLimiter, type RateLimiter } from './clicks/rateLimiter';
+import { createVisitorHasher } from './clicks/visitorHash';
 import type { Config } from './config';
 import { consoleLogger, type Logger } from './logger';
 import { readManifest, type AssetManifest } from './manifest';
@@ -11,6 +17,7 @@ import { securityHeaders } from './security';
 import { seoFiles } from './seoFiles';
 import { sendStaticEntry } from './staticEntry';
 import { loadStaticFiles } from './staticFiles';
+import type { LinkHealthState } from './linkHealth';
 
 export interface AppOptions {
   /** The client build's manifest; read from dist/ when not given. */
@@ -18,6 +25,12 @@ export interface AppOptions {
   logger?: Logger;
   assetsDir?: string;
   publicDir?: string;
+  /** The open click database; opened from config.clickStats when not given (and counting is on). */
+  clickStore?: ClickStore;
+  /** Limits click reports per visitor; by default a burst of 10, then one every 6 seconds. */
+  clickRateLimiter?: RateLimiter;
+  /** The affiliate link's health, shown on /admin when the server checks it (LINK_CHECK_HOURS). */
+  linkHealth?: () => LinkHealthState;
 }
 
 /** The methods every resource here answers. */
@@ -56,8 +69,14 @@ export function createApp(config: Config, options: AppOptions = {}): express.Exp
   const manifest = options.manifest ?? readManifest(distDir);
   const assetsDir = options.assetsDir ?? distAssetsDir;
   const styles = loadInlineStyles(manifest, assetsDir);
+  const clickStore = options.clickStore ?? (config.clickStats ? openClickStore(config.clickStats) : undefined);
   const rendered = renderAllPages(
-    { siteUrl: config.siteUrl, affiliateUrl: config.affiliateUrl, affiliateSubIdParam: config.affiliateSubIdParam },
+    {
+      siteUrl: config.siteUrl,
+      affiliateUrl: config.affiliateUrl,
+      affiliateSubIdParam: config.affiliateSubIdParam,
+      clickEndpoint: clickStore ? clickEndpoint : undefined,
+    },
     { manifest, styles },
   );
   const files = new Map([...loadStaticFiles(assetsDir, options.publicDir ?? publicDir), ...seoFiles(config.siteUrl)]);
@@ -69,6 +88,18 @@ export function createApp(config: Config, options: AppOptions = {}): express.Exp
 
   app.use(accessLog(logger));
   app.use(securityHeaders(config, styles.map((style) => style.cspHash)));
+
+  if (clickStore) {
+    app.use(
+      clickRoutes({
+        store: clickStore,
+        hashVisitor: createVisitorHasher(),
+        rateLimiter: options.clickRateLimiter ?? createRateLimiter({ burst: 10, refillMs: 6000 }),
+        siteUrl: config.siteUrl,
+        logger,
+      }),
+    );
+  }
 
   app.use((req, res, next) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') {
@@ -89,6 +120,10 @@ export function createApp(config: Config, options: AppOptions = {}): express.Exp
   app.get('/healthz', (_req, res) => {
     res.set('Cache-Control', 'no-store').type('text/plain').send('ok\n');
   });
+
+  if (config.adminToken) {
+    app.use(adminRoutes({ token: config.adminToken, affiliateUrl: config.affiliateUrl, clickDb: clickStore?.db, linkHealth: options.linkHealth }));
+  }
 
   app.use((req, res, next) => {
     const path = res.locals.decodedPath as string;

@@ -14,6 +14,19 @@ export interface Config {
   trustProxy: boolean | number;
   /** Milliseconds to let in-flight requests finish after SIGTERM/SIGINT before exiting anyway. */
   shutdownTimeoutMs: number;
+  /** Counting clicks on the affiliate links; undefined when CLICK_STATS=off (no listener, endpoint or database). */
+  clickStats: ClickStatsConfig | undefined;
+  /** The secret that opens /admin; undefined means /admin does not exist. */
+  adminToken: string | undefined;
+  /** How often the server checks that AFFILIATE_URL still answers; undefined means never. */
+  linkCheckHours: number | undefined;
+}
+
+export interface ClickStatsConfig {
+  /** SQLite file, created with its folder on first start; ':memory:' keeps counts only while running (tests). */
+  dbPath: string;
+  /** Raw click rows older than this are folded into daily totals and deleted. */
+  retentionDays: number;
 }
 
 /**
@@ -41,6 +54,9 @@ export function loadConfig(env: Env = process.env): Config {
     siteUrl: parseSiteUrl(env.SITE_URL, host, port),
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     shutdownTimeoutMs: parseShutdownTimeout(env.SHUTDOWN_TIMEOUT_MS),
+    clickStats: parseClickStats(env),
+    adminToken: parseAdminToken(env.ADMIN_TOKEN),
+    linkCheckHours: parseLinkCheckHours(env.LINK_CHECK_HOURS),
   };
 }
 
@@ -129,6 +145,51 @@ function parseShutdownTimeout(raw: string | undefined): number {
   if (value === undefined) return 10_000;
   if (!/^\d+$/.test(value) || Number(value) < 100 || Number(value) > 600_000) {
     throw new ConfigError(`SHUTDOWN_TIMEOUT_MS must be a whole number of milliseconds from 100 to 600000, got "${raw}"`);
+  }
+  return Number(value);
+}
+
+export const defaultClicksDb = 'data/clicks.sqlite';
+
+function parseClickStats(env: Env): ClickStatsConfig | undefined {
+  const switchValue = given(env.CLICK_STATS)?.toLowerCase();
+  if (switchValue !== undefined && switchValue !== 'on' && switchValue !== 'off') {
+    throw new ConfigError(`CLICK_STATS must be on or off, got "${env.CLICK_STATS}"`);
+  }
+  // Checked even when off, so a typo is found before the operator turns counting back on.
+  const retentionDays = parseRetentionDays(env.CLICKS_RETENTION_DAYS);
+  if (switchValue === 'off') return undefined;
+  return { dbPath: given(env.CLICKS_DB) ?? defaultClicksDb, retentionDays };
+}
+
+function parseRetentionDays(raw: string | undefined): number {
+  const value = given(raw);
+  if (value === undefined) return 400;
+  if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > 36_500) {
+    throw new ConfigError(`CLICKS_RETENTION_DAYS must be a whole number of days from 1 to 36500, got "${raw}"`);
+  }
+  return Number(value);
+}
+
+/** Long enough that guessing it over the network is hopeless; `openssl rand -hex 24` gives 48 characters. */
+const minimumAdminTokenLength = 16;
+
+function parseAdminToken(raw: string | undefined): string | undefined {
+  const value = given(raw);
+  if (value === undefined) return undefined;
+  if (value.length < minimumAdminTokenLength || !/^[\x21-\x7e]+$/.test(value)) {
+    throw new ConfigError(
+      `ADMIN_TOKEN must be at least ${minimumAdminTokenLength} printable characters without spaces (try: openssl rand -hex 24)`,
+    );
+  }
+  return value;
+}
+
+function parseLinkCheckHours(raw: string | undefined): number | undefined {
+  const value = given(raw);
+  if (value === undefined || value === '0') return undefined;
+  if (!/^\d+$/.test(value) || Number(value) > 720) {
+    throw new ConfigError(`LINK_CHECK_HOURS must be a whole number of hours from 1 to 720 (0 or unset: no checks), got "${raw}"`);
   }
   return Number(value);
 }

@@ -1,6 +1,7 @@
 import type { ReactElement } from 'react';
 import { renderToString } from 'react-dom/server';
 import { HelmetProvider } from 'react-helmet-async';
+import { clickEndpointAttribute } from '../shared/clickReport';
 import { islandAttributes } from '../shared/islands/attributes';
 import { IslandCollector, IslandContext, islandSlotPattern, type IslandRecord } from '../shared/islands/Island';
 import { PageContext, type PageContextValue } from '../shared/pageContext';
@@ -21,10 +22,11 @@ interface DocumentProps {
   styles: InlineStyle[];
   /** Island names on this page: their chunks are preloaded, and a page with none ships no script. */
   islandNames: readonly string[];
+  clickEndpoint: string | undefined;
   children: ReactElement;
 }
 
-function Document({ manifest, styles, islandNames, children }: DocumentProps) {
+function Document({ manifest, styles, islandNames, clickEndpoint, children }: DocumentProps) {
   const scripts = islandNames.length > 0;
   const preloads = scripts ? modulePreloads(manifest, islandNames) : [];
   return (
@@ -39,7 +41,13 @@ function Document({ manifest, styles, islandNames, children }: DocumentProps) {
         {styles.map(({ href, css }) => (
           <style key={href} data-href={href} dangerouslySetInnerHTML={{ __html: css }} />
         ))}
-        {scripts && <script type="module" src={manifest.entry.file} {...{ [islandAttributes.preload]: preloads.join(' ') }} />}
+        {scripts && (
+          <script
+            type="module"
+            src={manifest.entry.file}
+            {...{ [islandAttributes.preload]: preloads.join(' '), [clickEndpointAttribute]: clickEndpoint }}
+          />
+        )}
       </head>
       <body>{children}</body>
     </html>
@@ -67,7 +75,7 @@ function renderTree(page: ReactElement, context: PageContextValue, { manifest, s
     <HelmetProvider>
       <PageContext value={context}>
         <IslandContext value={collector}>
-          <Document manifest={manifest} styles={styles} islandNames={islandNames}>
+          <Document manifest={manifest} styles={styles} islandNames={islandNames} clickEndpoint={context.clickEndpoint}>
             {page}
           </Document>
         </IslandContext>

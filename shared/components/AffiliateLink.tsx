@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { affiliateHref, type AffiliatePlacement } from '../affiliate';
+import { clickPingUrl } from '../clickReport';
 import { site } from '../content/site';
 import { usePageContext } from '../pageContext';
 
@@ -12,9 +13,11 @@ export interface AffiliateLinkProps {
 /**
  * A link to the affiliate registration address: a real <a href> that works without JavaScript,
  * opening in a new tab (and saying so to screen readers), marked sponsored as search engines ask of paid links.
+ * With click counting on, the browser reports the click by `ping` (client/clickReporter.ts sends a
+ * beacon instead when JavaScript runs); the href itself stays the partner's own address.
  */
 export function AffiliateLink({ placement, className, children }: AffiliateLinkProps) {
-  const { affiliateUrl, affiliateSubIdParam } = usePageContext();
+  const { affiliateUrl, affiliateSubIdParam, clickEndpoint } = usePageContext();
   return (
     <a
       className={className}
@@ -22,6 +25,7 @@ export function AffiliateLink({ placement, className, children }: AffiliateLinkP
       target="_blank"
       rel="sponsored noopener"
       data-placement={placement}
+      ping={clickEndpoint ? clickPingUrl(clickEndpoint, placement) : undefined}
     >
       {children}
       <span className="visually-hidden"> {site.newTabNote}</span>

@@ -9,7 +9,8 @@ export const testAffiliateUrl = 'https://partner.example.net/join?aff=guide&camp
 export const testSiteUrl = 'https://auctions.example.org';
 
 export function testConfig(env: Record<string, string> = {}): Config {
-  return loadConfig({ AFFILIATE_URL: testAffiliateUrl, SITE_URL: testSiteUrl, ...env });
+  // An in-memory click database unless a test names a file: tests never write to data/.
+  return loadConfig({ AFFILIATE_URL: testAffiliateUrl, SITE_URL: testSiteUrl, CLICKS_DB: ':memory:', ...env });
 }
 
 export function createTestApp(env: Record<string, string> = {}, options: AppOptions = {}) {

@@ -1,0 +1,242 @@
+import type { ClickReport } from '../clicks/clickReport';
+import { describeLinkCheck, type LinkHealthState } from '../linkHealth';
+import { adminCss } from './adminStyles';
+import { ClickChart } from './ClickChart';
+import { placementDescriptions } from './placementDescriptions';
+
+export interface AdminPageProps {
+  /** Undefined when click counting is off. */
+  report: ClickReport | undefined;
+  /** A range the operator asked for that could not be read; the report then shows the default range. */
+  rangeError?: string;
+  /** Undefined when the server does not check the link (LINK_CHECK_HOURS unset). */
+  linkHealth: LinkHealthState | undefined;
+  affiliateUrl: string;
+}
+
+const quickRanges = [7, 30, 90, 365];
+
+const share = (part: number, whole: number) => (whole === 0 ? '–' : `${Math.round((part / whole) * 100)}%`);
+
+function LinkHealthPanel({ linkHealth, affiliateUrl }: Pick<AdminPageProps, 'linkHealth' | 'affiliateUrl'>) {
+  if (!linkHealth) {
+    return (
+      <p className="health">
+        The server does not check the affiliate link. Set <code>LINK_CHECK_HOURS</code> to check it every few hours, or run{' '}
+        <code>npm run check-link</code>.
+      </p>
+    );
+  }
+  const { last, broken, consecutiveBroken } = linkHealth;
+  return (
+    <>
+      {broken && (
+        <div className="banner" role="alert">
+          <strong>The affiliate link looks broken.</strong> It answered {last?.status} on the last {consecutiveBroken} checks in a row. Visitors
+          who click are landing on an error page: check <code>AFFILIATE_URL</code> ({affiliateUrl}) with your affiliate network.
+        </div>
+      )}
+      <p className="health">
+        {last ? (
+          <>
+            Link check of {last.url} at {last.checkedAt.toISOString().replace('T', ' ').slice(0, 16)} UTC: {describeLinkCheck(last)}.
+          </>
+        ) : (
+          'The first link check has not finished yet.'
+        )}
+      </p>
+    </>
+  );
+}
+
+function RangeForm({ report }: { report: ClickReport }) {
+  return (
+    <form method="get" action="/admin">
+      <label>
+        From
+        <input type="date" name="from" defaultValue={report.from} required />
+      </label>
+      <label>
+        To
+        <input type="date" name="to" defaultValue={report.to} required />
+      </label>
+      <button type="submit">Show</button>
+      <nav aria-label="Quick ranges">
+        {quickRanges.map((days) => (
+          <a key={days} href={`/admin?days=${days}`}>
+            Last {days} days
+          </a>
+        ))}
+      </nav>
+    </form>
+  );
+}
+
+function Totals({ report }: { report: ClickReport }) {
+  return (
+    <div className="scroll">
+      <table>
+        <caption className="muted">Clicks and unique visitors per placement, {report.from} to {report.to}</caption>
+        <thead>
+          <tr>
+            <th scope="col">Placement</th>
+            <th scope="col">Clicks</th>
+            <th scope="col">Visitors</th>
+            <th scope="col">Share of clicks</th>
+          </tr>
+        </thead>
+        <tbody>
+          {report.totals.map((row) => (
+            <tr key={row.placement}>
+              <th scope="row">
+                {row.placement}
+                <span className="muted"> {placementDescriptions[row.placement] ?? '(no longer on the page)'}</span>
+              </th>
+              <td>{row.clicks}</td>
+              <td>{row.visitors}</td>
+              <td>{share(row.clicks, report.all.clicks)}</td>
+            </tr>
+          ))}
+        </tbody>
+        <tfoot>
+          <tr>
+            <th scope="row">All placements</th>
+            <td>{report.all.clicks}</td>
+            <td>{report.all.visitors}</td>
+            <td>{share(report.all.clicks, report.all.clicks)}</td>
+          </tr>
+        </tfoot>
+      </table>
+    </div>
+  );
+}
+
+function Breakdown({ caption, heading, rows }: { caption: string; heading: string; rows: { name: string; clicks: number }[] }) {
+  const total = rows.reduce((sum, row) => sum + row.clicks, 0);
+  return (
+    <table>
+      <caption className="muted">{caption}</caption>
+      <thead>
+        <tr>
+          <th scope="col">{heading}</th>
+          <th scope="col">Clicks</th>
+          <th scope="col">Share</th>
+        </tr>
+      </thead>
+      <tbody>
+        {rows.length === 0 ? (
+          <tr>
+            <td colSpan={3}>No clicks in this range.</td>
+          </tr>
+        ) : (
+          rows.map((row) => (
+            <tr key={row.name}>
+              <th scope="row">{row.name}</th>
+              <td>{row.clicks}</td>
+              <td>{share(row.clicks, total)}</td>
+            </tr>
+          ))
+        )}
+      </tbody>
+    </table>
+  );
+}
+
+function DailyTable({ report }: { report: ClickReport }) {
+  const placements = report.totals.map((row) => row.placement);
+  return (
+    <div className="scroll">
+      <table>
+        <caption className="muted">Clicks / unique visitors per day (UTC), newest first</caption>
+        <thead>
+          <tr>
+            <th scope="col">Day</th>
+            {placements.map((placement) => (
+              <th scope="col" key={placement}>
+                {placement}
+              </th>
+            ))}
+            <th scope="col">All</th>
+          </tr>
+        </thead>
+        <tbody>
+          {report.days.toReversed().map((entry) => (
+            <tr key={entry.day}>
+              <th scope="row">{entry.day}</th>
+              {placements.map((placement) => {
+                const count = entry.placements[placement];
+                return <td key={placement}>{count && count.clicks > 0 ? `${count.clicks} / ${count.visitors}` : '–'}</td>;
+              })}
+              <td>{entry.all.clicks > 0 ? `${entry.all.clicks} / ${entry.all.visitors}` : '–'}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/** The operator's private page: link health, then clicks per placement. Rendered per request, never cached. */
+export function AdminPage({ report, rangeError, linkHealth, affiliateUrl }: AdminPageProps) {
+  return (
+    <html lang="en">
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="robots" content="noindex, nofollow" />
+        <title>Admin: affiliate clicks | Auctions Guide</title>
+        <style dangerouslySetInnerHTML={{ __html: adminCss }} />
+      </head>
+      <body>
+        <main>
+          <h1>Affiliate clicks</h1>
+          <p className="muted">Private to the operator of this site. Days are UTC.</p>
+          <LinkHealthPanel linkHealth={linkHealth} affiliateUrl={affiliateUrl} />
+          {!report ? (
+            <p>
+              Click counting is off (<code>CLICK_STATS=off</code>): nothing is recorded.
+            </p>
+          ) : (
+            <>
+              {rangeError && (
+                <p className="banner" role="alert">
+                  That range could not be shown: {rangeError}. Showing the last 30 days instead.
+                </p>
+              )}
+              <RangeForm report={report} />
+              <p>
+                <strong>
+                  {report.all.clicks} clicks by {report.all.visitors} visitors
+                </strong>{' '}
+                from {report.from} to {report.to}. A visitor is counted once a day, so one who returns on another day counts again.
+              </p>
+              <h2>By placement</h2>
+              <Totals report={report} />
+              <h2>Day by day</h2>
+              <div className="charts">
+                {report.totals.map(({ placement }) => (
+                  <figure key={placement}>
+                    <figcaption>{placement}</figcaption>
+                    <ClickChart placement={placement} days={report.days} />
+                  </figure>
+                ))}
+              </div>
+              <DailyTable report={report} />
+              <h2>Where clicks come from</h2>
+              <Breakdown
+                caption="Clicks by device class"
+                heading="Device"
+                rows={report.devices.map((row) => ({ name: row.device, clicks: row.clicks }))}
+              />
+              <Breakdown
+                caption="Clicks by referring site (top 10; days past the retention period are not included)"
+                heading="Came from"
+                rows={report.referrers.map((row) => ({ name: row.host || '(direct, unknown or this site)', clicks: row.clicks }))}
+              />
+            </>
+          )}
+        </main>
+      </body>
+    </html>
+  );
+}

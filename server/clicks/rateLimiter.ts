@@ -1,0 +1,39 @@
+/**
+ * A token bucket per key (the visitor hash): `burst` reports at once, then one every `refillMs`. Real
+ * visitors click a button or two; a script replaying reports is held to a trickle. Keys whose bucket
+ * has filled up again are dropped, so memory stays bounded by recent, active visitors.
+ */
+export interface RateLimiter {
+  /** Takes one token; returns 0 when allowed, otherwise the milliseconds until the next token. */
+  take(key: string, now?: number): number;
+  readonly size: number;
+}
+
+export function createRateLimiter({ burst, refillMs }: { burst: number; refillMs: number }): RateLimiter {
+  const buckets = new Map<string, { tokens: number; updated: number }>();
+  let lastSweep = 0;
+
+  const refilled = (bucket: { tokens: number; updated: number }, now: number) =>
+    Math.min(burst, bucket.tokens + (now - bucket.updated) / refillMs);
+
+  const sweep = (now: number) => {
+    for (const [key, bucket] of buckets) {
+      if (refilled(bucket, now) >= burst) buckets.delete(key);
+    }
+    lastSweep = now;
+  };
+
+  return {
+    take(key, now = Date.now()) {
+      if (now - lastSweep > burst * refillMs) sweep(now);
+      const bucket = buckets.get(key) ?? { tokens: burst, updated: now };
+      const tokens = refilled(bucket, now);
+      if (tokens < 1) return Math.ceil((1 - tokens) * refillMs);
+      buckets.set(key, { tokens: tokens - 1, updated: now });
+      return 0;
+    },
+    get size() {
+      return buckets.size;
+    },
+  };
+}

@@ -1,0 +1,16 @@
+/** The UTC calendar day of a moment, as YYYY-MM-DD: clicks are counted per UTC day everywhere. */
+export function utcDay(at: Date): string {
+  return at.toISOString().slice(0, 10);
+}
+
+/** The UTC day `days` after (or, when negative, before) a YYYY-MM-DD day. */
+export function addDays(day: string, days: number): string {
+  return utcDay(new Date(Date.parse(`${day}T00:00:00Z`) + days * 86_400_000));
+}
+
+/** True for a real calendar day written YYYY-MM-DD (so 2026-02-30 is not). */
+export function isDay(value: string): boolean {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;
+  const time = Date.parse(`${value}T00:00:00Z`);
+  return !Number.isNaN(time) && utcDay(new Date(time)) === value;
+}
