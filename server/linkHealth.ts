@@ -77,7 +77,7 @@ export async function checkLink(url: string, options: CheckLinkOptions = {}): Pr
       await response.body?.cancel().catch(() => {});
       const location = response.headers.get('location');
       if (!redirectStatuses.has(response.status) || location === null) return finish({ status: response.status });
-      if (redirects === maxRedirects) return finish({ error: `too many redirects (more than ${maxRedirects})` });
+      if (redirects >= maxRedirects) return finish({ error: `too many redirects (more than ${maxRedirects})` });
       const next = resolveLocation(location, currentUrl);
       if (next === undefined) return finish({ error: `redirected to an address that is not http:// or https://: ${location}` });
       currentUrl = next;

@@ -10,6 +10,9 @@ describe('loadConfig', () => {
       siteUrl: 'http://localhost:3000',
       trustProxy: false,
       shutdownTimeoutMs: 10_000,
+      clickStats: { dbPath: 'data/clicks.sqlite', retentionDays: 400 },
+      adminToken: undefined,
+      linkCheckHours: undefined,
     });
   });
 
@@ -53,5 +56,48 @@ describe('loadConfig', () => {
   ])('rejects %j with a message naming the variable', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);
+  });
+
+  describe('click counting, admin and link checks', () => {
+    it('reads CLICKS_DB and CLICKS_RETENTION_DAYS', () => {
+      expect(loadConfig({ CLICKS_DB: '/var/lib/guide/clicks.db', CLICKS_RETENTION_DAYS: '30' }).clickStats).toEqual({
+        dbPath: '/var/lib/guide/clicks.db',
+        retentionDays: 30,
+      });
+    });
+
+    it.each(['off', 'OFF', ' off '])('turns counting off with CLICK_STATS=%j', (value) => {
+      expect(loadConfig({ CLICK_STATS: value }).clickStats).toBeUndefined();
+    });
+
+    it('keeps counting on with CLICK_STATS=on', () => {
+      expect(loadConfig({ CLICK_STATS: 'on' }).clickStats).toBeDefined();
+    });
+
+    it.each([
+      [{ CLICK_STATS: 'no' }, /^CLICK_STATS must be on or off/],
+      [{ CLICKS_RETENTION_DAYS: '0' }, /^CLICKS_RETENTION_DAYS must be/],
+      [{ CLICKS_RETENTION_DAYS: '1.5' }, /^CLICKS_RETENTION_DAYS must be/],
+      [{ CLICK_STATS: 'off', CLICKS_RETENTION_DAYS: 'forever' }, /^CLICKS_RETENTION_DAYS must be/],
+      [{ ADMIN_TOKEN: 'short' }, /^ADMIN_TOKEN must be at least 16/],
+      [{ ADMIN_TOKEN: 'has a space in it but long' }, /^ADMIN_TOKEN must be/],
+      [{ LINK_CHECK_HOURS: '-1' }, /^LINK_CHECK_HOURS must be/],
+      [{ LINK_CHECK_HOURS: '721' }, /^LINK_CHECK_HOURS must be/],
+      [{ LINK_CHECK_HOURS: '0.5' }, /^LINK_CHECK_HOURS must be/],
+    ])('rejects %j', (env, message) => {
+      expect(() => loadConfig(env)).toThrow(ConfigError);
+      expect(() => loadConfig(env)).toThrow(message);
+    });
+
+    it('never repeats the admin token in its error message', () => {
+      expect(() => loadConfig({ ADMIN_TOKEN: 'secret 123' })).toThrow(expect.objectContaining({ message: expect.not.stringContaining('secret') }));
+    });
+
+    it('reads ADMIN_TOKEN and LINK_CHECK_HOURS, with 0 meaning no checks', () => {
+      const config = loadConfig({ ADMIN_TOKEN: 'a'.repeat(24), LINK_CHECK_HOURS: '6' });
+      expect(config.adminToken).toBe('a'.repeat(24));
+      expect(config.linkCheckHours).toBe(6);
+      expect(loadConfig({ LINK_CHECK_HOURS: '0' }).linkCheckHours).toBeUndefined();
+    });
   });
 });
