@@ -1,0 +1,191 @@
+import { once } from 'node:events';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import request from 'supertest';
+import { openClickStore, type ClickStore } from '../../server/clicks/clickStore';
+import { LinkMonitor } from '../../server/linkHealth';
+import { silentLogger } from '../../server/logger';
+import { pagePaths } from '../../shared/routes';
+import { createTestApp } from '../support/testApp';
+
+const token = 'test-admin-token-0123456789abcdef';
+/** The page's words without markup, for asserting on sentences that span elements. */
+const textOf = (html: string) => html.replace(/<style[\s\S]*?<\/style>/, '').replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ');
+const basic = (password: string) => `Basic ${Buffer.from(`operator:${password}`).toString('base64')}`;
+
+function setUp(options: { linkHealth?: LinkMonitor } = {}) {
+  const store = openClickStore({ dbPath: ':memory:', retentionDays: 400 });
+  const app = createTestApp({ ADMIN_TOKEN: token }, { clickStore: store, linkHealth: options.linkHealth && (() => options.linkHealth!.state) });
+  return { store, app };
+}
+
+function recordClicks(store: ClickStore) {
+  const today = new Date();
+  const base = { page: '/', referrerHost: 'www.google.com', device: 'mobile' as const, via: 'beacon' as const, at: today };
+  store.record({ ...base, placement: 'hero', visitor: 'a' });
+  store.record({ ...base, placement: 'hero', visitor: 'b' });
+  store.record({ ...base, placement: 'bonus', visitor: 'a', device: 'desktop' });
+}
+
+describe('GET /admin without ADMIN_TOKEN', () => {
+  it('does not exist', async () => {
+    await request(createTestApp()).get('/admin').set('Authorization', basic(token)).expect(404);
+  });
+});
+
+describe('GET /admin', () => {
+  let store: ClickStore;
+  let app: ReturnType<typeof setUp>['app'];
+  beforeEach(() => {
+    ({ store, app } = setUp());
+    recordClicks(store);
+  });
+  afterEach(() => store.close());
+
+  it('answers 401 with a Basic challenge, no-store and noindex when no token is sent', async () => {
+    const response = await request(app).get('/admin').expect(401);
+    expect(response.headers['www-authenticate']).toMatch(/^Basic realm="Auctions Guide admin"/);
+    expect(response.headers['cache-control']).toBe('no-store');
+    expect(response.headers['x-robots-tag']).toBe('noindex, nofollow');
+    expect(response.text).not.toContain('hero');
+  });
+
+  it.each([
+    ['a wrong Basic password', basic('wrong-token-0123456789abcdef')],
+    ['the token as user name instead of password', `Basic ${Buffer.from(`${token}:`).toString('base64')}`],
+    ['a wrong Bearer token', 'Bearer nope'],
+    ['a token that only starts right', `Bearer ${token.slice(0, -1)}`],
+    ['an unknown scheme', `Token ${token}`],
+    ['Basic credentials without a colon', `Basic ${Buffer.from(token).toString('base64')}`],
+  ])('answers 401 to %s', async (_name, authorization) => {
+    await request(app).get('/admin').set('Authorization', authorization).expect(401);
+  });
+
+  it.each([
+    ['HTTP Basic (any user name, the token as password)', basic(token)],
+    ['a Bearer token', `Bearer ${token}`],
+  ])('opens with %s', async (_name, authorization) => {
+    const response = await request(app).get('/admin').set('Authorization', authorization).expect(200);
+    expect(response.headers['content-type']).toBe('text/html; charset=utf-8');
+  });
+
+  describe('the page', () => {
+    let response: request.Response;
+    beforeEach(async () => {
+      response = await request(app).get('/admin').set('Authorization', basic(token)).expect(200);
+    });
+
+    it('is never cached or indexed', () => {
+      expect(response.headers['cache-control']).toBe('no-store');
+      expect(response.headers['x-robots-tag']).toBe('noindex, nofollow');
+      expect(response.text).toContain('<meta name="robots" content="noindex, nofollow"/>');
+    });
+
+    it('runs no script and allows only its own stylesheet', () => {
+      const csp = response.headers['content-security-policy'] as string;
+      expect(csp).toMatch(/^default-src 'none'; style-src 'sha256-[A-Za-z0-9+/=]+';/);
+      expect(response.text).not.toMatch(/<script/);
+    });
+
+    it('shows totals per placement for the last 30 days', () => {
+      expect(textOf(response.text)).toContain('3 clicks by 2 visitors');
+      expect(response.text).toMatch(/<th scope="row">hero<span[^>]*>[^<]*<\/span><\/th><td>2<\/td><td>2<\/td><td>67%<\/td>/);
+      expect(response.text).toMatch(/<th scope="row">bonus<span[^>]*>[^<]*<\/span><\/th><td>1<\/td><td>1<\/td><td>33%<\/td>/);
+    });
+
+    it('draws one server-rendered SVG chart per placement, described for screen readers', () => {
+      const charts = [...response.text.matchAll(/<svg class="chart"[^>]*role="img" aria-label="([^"]+)"/g)].map((match) => match[1]);
+      expect(charts).toHaveLength(6);
+      expect(charts[0]).toMatch(/^hero: 2 clicks from \d{4}-\d{2}-\d{2} to \d{4}-\d{2}-\d{2}, most on \d{4}-\d{2}-\d{2} \(2\)$/);
+      expect(charts[1]).toMatch(/^explainer: no clicks/);
+    });
+
+    it('breaks clicks down by device and referring site', () => {
+      expect(response.text).toMatch(/<th scope="row">mobile<\/th><td>2<\/td>/);
+      expect(response.text).toMatch(/<th scope="row">www.google.com<\/th><td>3<\/td>/);
+    });
+
+    it('says the server does not check the link when LINK_CHECK_HOURS is unset', () => {
+      expect(response.text).toContain('The server does not check the affiliate link');
+    });
+  });
+
+  it('takes a range from the query', async () => {
+    const response = await request(app).get('/admin?from=2020-01-01&to=2020-01-07').set('Authorization', basic(token)).expect(200);
+    expect(textOf(response.text)).toContain('0 clicks by 0 visitors from 2020-01-01 to 2020-01-07');
+    expect(response.text).toContain('value="2020-01-01"');
+  });
+
+  it('explains a range it cannot read and shows the last 30 days instead', async () => {
+    const response = await request(app).get('/admin?from=2020-13-01').set('Authorization', basic(token)).expect(200);
+    expect(response.text).toContain('That range could not be shown: from must be a date written YYYY-MM-DD');
+    expect(textOf(response.text)).toContain('3 clicks by 2 visitors');
+  });
+
+  it('escapes whatever the query holds', async () => {
+    const response = await request(app).get('/admin?from=%3Cscript%3E').set('Authorization', basic(token)).expect(200);
+    expect(response.text).not.toContain('<script>');
+  });
+
+  it('answers HEAD and refuses POST with 405', async () => {
+    await request(app).head('/admin').set('Authorization', basic(token)).expect(200);
+    await request(app).post('/admin').set('Authorization', basic(token)).expect(405);
+  });
+
+  it('is linked from no public page, the sitemap or robots.txt', async () => {
+    for (const path of [...pagePaths, '/sitemap.xml', '/robots.txt', '/no-such-page']) {
+      const { text } = await request(app).get(path);
+      expect(text).not.toMatch(/\/admin/);
+    }
+  });
+});
+
+describe('GET /admin with CLICK_STATS=off', () => {
+  it('says counting is off', async () => {
+    const app = createTestApp({ ADMIN_TOKEN: token, CLICK_STATS: 'off' });
+    const { text } = await request(app).get('/admin').set('Authorization', `Bearer ${token}`).expect(200);
+    expect(text).toContain('Click counting is off');
+  });
+});
+
+describe('GET /admin with link checks', () => {
+  let partner: Server;
+  let partnerStatus = 200;
+  let partnerUrl = '';
+  beforeAll(async () => {
+    partner = createServer((_req, res) => res.writeHead(partnerStatus).end()).listen(0, '127.0.0.1');
+    await once(partner, 'listening');
+    partnerUrl = `http://127.0.0.1:${(partner.address() as AddressInfo).port}/join`;
+  });
+  afterAll(() => new Promise((resolve) => partner.close(resolve)));
+
+  async function adminAfterChecks(statuses: number[]) {
+    const monitor = new LinkMonitor({ url: partnerUrl, intervalMs: 3_600_000, logger: silentLogger });
+    for (const status of statuses) {
+      partnerStatus = status;
+      await monitor.runCheck();
+    }
+    const { app, store } = setUp({ linkHealth: monitor });
+    const { text } = await request(app).get('/admin').set('Authorization', basic(token)).expect(200);
+    store.close();
+    return text;
+  }
+
+  it('shows the last check', async () => {
+    const text = await adminAfterChecks([200]);
+    expect(text).toContain(`Link check of ${partnerUrl}`);
+    expect(text).toContain('200 OK');
+    expect(text).not.toContain('looks broken');
+  });
+
+  it('shows a banner after two 404s in a row', async () => {
+    const text = await adminAfterChecks([404, 404]);
+    expect(text).toContain('<div class="banner" role="alert">');
+    expect(textOf(text)).toContain('The affiliate link looks broken. It answered 404 on the last 2 checks in a row.');
+  });
+
+  it('shows no banner after a single 410, nor when the partner answers 403', async () => {
+    expect(await adminAfterChecks([410])).not.toContain('looks broken');
+    expect(await adminAfterChecks([403, 403])).not.toContain('looks broken');
+  });
+});
