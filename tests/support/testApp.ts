@@ -24,8 +24,8 @@ export interface RunningServer {
 }
 
 /** Starts the app on an ephemeral loopback port, as the browser tests need a real socket. */
-export async function startTestServer(env: Record<string, string> = {}): Promise<RunningServer> {
-  const server = createHttpServer(createTestApp({ SITE_URL: 'http://127.0.0.1', ...env }));
+export async function startTestServer(env: Record<string, string> = {}, options: AppOptions = {}): Promise<RunningServer> {
+  const server = createHttpServer(createTestApp({ SITE_URL: 'http://127.0.0.1', ...env }, options));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {

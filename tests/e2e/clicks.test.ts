@@ -1,0 +1,145 @@
+import path from 'node:path';
+import type { Browser, Page } from 'puppeteer-core';
+import { openClickStore, type ClickStore } from '../../server/clicks/clickStore';
+import { affiliatePlacements, type AffiliatePlacement } from '../../shared/affiliate';
+import { launchBrowser, viewports, watchProblems } from '../support/browser';
+import { useTempDir } from '../support/tempDir';
+import { startTestServer, testAffiliateUrl, type RunningServer } from '../support/testApp';
+
+/** Headless Chromium names itself in its user agent and is (rightly) not counted; these tests play a person. */
+const personUserAgent = 'Mozilla/5.0 (Linux; Android 15; Pixel 9) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36';
+
+const temp = useTempDir();
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(() => browser?.close());
+
+interface Recorded {
+  placement: string;
+  page: string;
+  via: string;
+  device: string;
+}
+
+let store: ClickStore;
+let site: RunningServer;
+beforeEach(async () => {
+  store = openClickStore({ dbPath: path.join(temp.dir(), 'clicks.sqlite'), retentionDays: 400 });
+  site = await startTestServer({}, { clickStore: store });
+});
+afterEach(async () => {
+  await site.close();
+  store.close();
+});
+
+const recorded = () => store.db.prepare('SELECT placement, page, via, device FROM clicks ORDER BY id').all() as Recorded[];
+
+/** Waits until the server has recorded `count` clicks: beacons arrive on their own schedule. */
+async function waitForClicks(count: number): Promise<Recorded[]> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const rows = recorded();
+    if (rows.length >= count) return rows;
+    if (Date.now() > deadline) throw new Error(`expected ${count} recorded clicks, found ${rows.length}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+async function openHome(options: { javaScript?: boolean } = {}): Promise<Page> {
+  const page = await browser.newPage();
+  await page.setViewport(viewports.phone);
+  await page.setUserAgent(personUserAgent);
+  await page.setJavaScriptEnabled(options.javaScript ?? true);
+  await page.goto(`${site.url}/`, { waitUntil: 'load' });
+  return page;
+}
+
+/** Follows one affiliate link with a real click and closes the tab it opens. */
+async function follow(page: Page, placement: AffiliatePlacement, button: 'left' | 'middle' = 'left'): Promise<void> {
+  const opened = new Promise<void>((resolve) => {
+    browser.once('targetcreated', (target) => {
+      void target.page().then((tab) => tab?.close()).finally(resolve);
+    });
+  });
+  const link = (await page.$(`a[data-placement="${placement}"]`))!;
+  await link.scrollIntoView();
+  await link.click({ button });
+  await opened;
+}
+
+describe('counting affiliate clicks in a browser', () => {
+  it('records one beacon per click on each of the six placements, and no second report by ping', async () => {
+    const page = await openHome();
+    const problems = watchProblems(page);
+    for (const [index, placement] of affiliatePlacements.entries()) {
+      await follow(page, placement);
+      const rows = await waitForClicks(index + 1);
+      expect(rows.at(-1)).toEqual({ placement, page: '/', via: 'beacon', device: 'mobile' });
+    }
+    // Each link's ping was dropped once its beacon was queued, before the browser read it.
+    const pings = await page.$$eval('a[data-placement]', (links) => links.map((link) => link.getAttribute('ping')));
+    expect(pings).toEqual(affiliatePlacements.map(() => null));
+    expect(recorded()).toHaveLength(6);
+    expect(problems.messages).toEqual([]);
+    await page.close();
+  });
+
+  it('never holds up the navigation: the click is not cancelled and the partner tab opens at once with the real address', async () => {
+    const page = await openHome();
+    await page.evaluate(() => {
+      window.addEventListener('click', (event) => document.body.setAttribute('data-last-click-cancelled', String(event.defaultPrevented)));
+    });
+    const target = browser.waitForTarget((candidate) => candidate.url() === testAffiliateUrl, { timeout: 5000 });
+    await (await page.$('a[data-placement="hero"]'))!.click();
+    const tab = await (await target).page();
+    expect(await page.$eval('body', (body) => body.getAttribute('data-last-click-cancelled'))).toBe('false');
+    await tab?.close();
+    await waitForClicks(1);
+    await page.close();
+  });
+
+  it('counts a middle click, which opens the link in a background tab', async () => {
+    const page = await openHome();
+    await follow(page, 'bonus', 'middle');
+    expect(await waitForClicks(1)).toEqual([{ placement: 'bonus', page: '/', via: 'beacon', device: 'mobile' }]);
+    await page.close();
+  });
+
+  it('falls back to the link ping attribute when JavaScript is off', async () => {
+    const page = await openHome({ javaScript: false });
+    await follow(page, 'check-auctions-button');
+    expect(await waitForClicks(1)).toEqual([{ placement: 'check-auctions-button', page: '/', via: 'ping', device: 'mobile' }]);
+    await page.close();
+  });
+
+  it('does not count a headless browser that says what it is', async () => {
+    const page = await browser.newPage();
+    await page.goto(`${site.url}/`, { waitUntil: 'load' });
+    const answered = page.waitForResponse((response) => response.url().endsWith('/api/clicks'));
+    await follow(page, 'hero');
+    expect((await answered).status()).toBe(204);
+    expect(recorded()).toEqual([]);
+    await page.close();
+  });
+});
+
+describe('with CLICK_STATS=off in a browser', () => {
+  it('sends no report at all', async () => {
+    const off = await startTestServer({ CLICK_STATS: 'off' });
+    const page = await browser.newPage();
+    await page.setUserAgent(personUserAgent);
+    const reports: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().includes('/api/')) reports.push(request.url());
+    });
+    await page.goto(`${off.url}/`, { waitUntil: 'load' });
+    await follow(page, 'hero');
+    // The page makes no report request of its own; a navigation-time ping would have been seen here too.
+    await page.goto(`${off.url}/about-us`, { waitUntil: 'load' });
+    expect(reports).toEqual([]);
+    await page.close();
+    await off.close();
+  });
+});

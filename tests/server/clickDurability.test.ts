@@ -1,0 +1,142 @@
+import { existsSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import Database from 'better-sqlite3';
+import request from 'supertest';
+import { openClickStore } from '../../server/clicks/clickStore';
+import { createRateLimiter } from '../../server/clicks/rateLimiter';
+import { freePort, startMain, waitForOutput } from '../support/mainProcess';
+import { useTempDir } from '../support/tempDir';
+import { startTestServer } from '../support/testApp';
+
+const temp = useTempDir();
+const browserUserAgent = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
+const reportBody = JSON.stringify({ placement: 'hero', page: '/', referrer: 'www.bing.com' });
+
+const countRows = (file: string) => {
+  const db = new Database(file, { readonly: true });
+  const { n } = db.prepare('SELECT count(*) AS n FROM clicks').get() as { n: number };
+  db.close();
+  return n;
+};
+
+/** A different documentation-range address for each report, so each comes from its own visitor. */
+function visitorAddresses() {
+  let next = 0;
+  return () => {
+    next += 1;
+    return `10.${(next >> 16) & 255}.${(next >> 8) & 255}.${next & 255}`;
+  };
+}
+
+describe('click recording under load', () => {
+  it('records exactly as many rows as it acknowledged, for thousands of concurrent reports', async () => {
+    const file = path.join(temp.dir(), 'clicks.sqlite');
+    const store = openClickStore({ dbPath: file, retentionDays: 400 });
+    // Room for every report from one address too, so the limiter cannot hide a lost write.
+    const site = await startTestServer({ TRUST_PROXY: 'true' }, { clickStore: store, clickRateLimiter: createRateLimiter({ burst: 1e9, refillMs: 1 }) });
+    const nextAddress = visitorAddresses();
+    const total = 3000;
+    try {
+      const result = await autocannon({
+        url: `${site.url}/api/clicks`,
+        connections: 50,
+        amount: total,
+        requests: [
+          {
+            method: 'POST',
+            body: reportBody,
+            setupRequest: (req) => ({
+              ...req,
+              headers: { ...req.headers, 'content-type': 'text/plain;charset=UTF-8', 'user-agent': browserUserAgent, 'x-forwarded-for': nextAddress() },
+            }),
+          },
+        ],
+      });
+      expect(result.errors).toBe(0);
+      expect(result.non2xx).toBe(0);
+      expect(result['2xx']).toBe(total);
+      expect(countRows(file)).toBe(total);
+      const { visitors } = store.db.prepare('SELECT count(DISTINCT visitor) AS visitors FROM clicks').get() as { visitors: number };
+      expect(visitors).toBe(total);
+    } finally {
+      await site.close();
+      store.close();
+    }
+  });
+});
+
+describe('click recording and shutdown', () => {
+  it('loses no acknowledged click when SIGTERM arrives during the load', async () => {
+    const file = path.join(temp.dir(), 'clicks.sqlite');
+    const port = await freePort();
+    const started = startMain({ PORT: String(port), HOST: '127.0.0.1', TRUST_PROXY: 'true', CLICK_STATS: 'on', CLICKS_DB: file });
+    await waitForOutput(started, /listening on/);
+    const nextAddress = visitorAddresses();
+    let acknowledged = 0;
+    let sent = 0;
+    let signalled = false;
+
+    // Twenty clients post reports back to back until the server stops answering.
+    const client = async () => {
+      for (;;) {
+        sent += 1;
+        try {
+          const response = await fetch(`http://127.0.0.1:${port}/api/clicks`, {
+            method: 'POST',
+            headers: { 'content-type': 'text/plain;charset=UTF-8', 'user-agent': browserUserAgent, 'x-forwarded-for': nextAddress() },
+            body: reportBody,
+          });
+          if (response.status === 204) acknowledged += 1;
+          else throw new Error(`unexpected status ${response.status}`);
+        } catch (error) {
+          if (signalled) return;
+          throw error;
+        }
+        if (acknowledged >= 400 && !signalled) {
+          signalled = true;
+          started.child.kill('SIGTERM');
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: 20 }, client));
+
+    expect(await started.exit).toBe(0);
+    expect(acknowledged).toBeGreaterThanOrEqual(400);
+    const rows = countRows(file);
+    // Every 204 was sent after its row was committed; a report cut off mid-answer may be stored without its 204.
+    expect(rows).toBeGreaterThanOrEqual(acknowledged);
+    expect(rows).toBeLessThanOrEqual(sent);
+  });
+});
+
+describe('click database start-up checks', () => {
+  it('stops start-up with one clear line when CLICKS_DB is not a database', async () => {
+    const file = path.join(temp.dir(), 'clicks.sqlite');
+    writeFileSync(file, 'definitely not SQLite\n'.repeat(100));
+    const started = startMain({ PORT: String(await freePort()), HOST: '127.0.0.1', CLICK_STATS: 'on', CLICKS_DB: file });
+    expect(await started.exit).toBe(1);
+    expect(started.stderr().trim()).toMatch(new RegExp(`^auctions-guide: CLICKS_DB ${file} is damaged or not a SQLite database .*move it aside`));
+    expect(started.stderr().trim().split('\n')).toHaveLength(1);
+  });
+
+  it('stops start-up with one clear line when CLICKS_DB cannot be created', async () => {
+    const blocker = path.join(temp.dir(), 'a-file');
+    writeFileSync(blocker, '');
+    const file = path.join(blocker, 'clicks.sqlite');
+    const started = startMain({ PORT: String(await freePort()), HOST: '127.0.0.1', CLICK_STATS: 'on', CLICKS_DB: file });
+    expect(await started.exit).toBe(1);
+    expect(started.stderr().trim()).toMatch(new RegExp(`^auctions-guide: CLICKS_DB ${file} cannot`));
+  });
+
+  it('creates no database and serves no endpoint with CLICK_STATS=off', async () => {
+    const file = path.join(temp.dir(), 'clicks.sqlite');
+    const port = await freePort();
+    const started = startMain({ PORT: String(port), HOST: '127.0.0.1', CLICK_STATS: 'off', CLICKS_DB: file });
+    await waitForOutput(started, /Click counting is off/);
+    await request(`http://127.0.0.1:${port}`).post('/api/clicks').send(reportBody).expect(405);
+    started.child.kill('SIGTERM');
+    expect(await started.exit).toBe(0);
+    expect(existsSync(file)).toBe(false);
+  });
+});
