@@ -7,7 +7,7 @@ import { clickRoutes } from './clicks/clickRoute';
 import { openClickStore, type ClickStore } from './clicks/clickStore';
 import { createRateLimiter, type RateLimiter } from './clicks/rateLimiter';
 import { createVisitorHasher } from './clicks/visitorHash';
-import type { Config } from './config';
+import { defaultRetentionDays, type Config } from './config';
 import { consoleLogger, type Logger } from './logger';
 import { readManifest, type AssetManifest } from './manifest';
 import { renderAllPages } from './pages';
@@ -75,7 +75,7 @@ export function createApp(config: Config, options: AppOptions = {}): express.Exp
       siteUrl: config.siteUrl,
       affiliateUrl: config.affiliateUrl,
       affiliateSubIdParam: config.affiliateSubIdParam,
-      clickEndpoint: clickStore ? clickEndpoint : undefined,
+      clickCounting: clickStore ? { endpoint: clickEndpoint, retentionDays: config.clickStats?.retentionDays ?? defaultRetentionDays } : undefined,
     },
     { manifest, styles },
   );

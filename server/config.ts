@@ -162,9 +162,11 @@ function parseClickStats(env: Env): ClickStatsConfig | undefined {
   return { dbPath: given(env.CLICKS_DB) ?? defaultClicksDb, retentionDays };
 }
 
+export const defaultRetentionDays = 400;
+
 function parseRetentionDays(raw: string | undefined): number {
   const value = given(raw);
-  if (value === undefined) return 400;
+  if (value === undefined) return defaultRetentionDays;
   if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > 36_500) {
     throw new ConfigError(`CLICKS_RETENTION_DAYS must be a whole number of days from 1 to 36500, got "${raw}"`);
   }

@@ -75,7 +75,7 @@ function renderTree(page: ReactElement, context: PageContextValue, { manifest, s
     <HelmetProvider>
       <PageContext value={context}>
         <IslandContext value={collector}>
-          <Document manifest={manifest} styles={styles} islandNames={islandNames} clickEndpoint={context.clickEndpoint}>
+          <Document manifest={manifest} styles={styles} islandNames={islandNames} clickEndpoint={context.clickCounting?.endpoint}>
             {page}
           </Document>
         </IslandContext>

@@ -8,8 +8,8 @@ export interface PageContextValue {
   affiliateUrl: string;
   /** When set, each affiliate link adds PARAM=placement so the network reports which button converts. */
   affiliateSubIdParam?: string;
-  /** Where affiliate clicks are reported (see shared/clickReport.ts); undefined when click counting is off. */
-  clickEndpoint?: string;
+  /** Click counting (see shared/clickReport.ts): where clicks are reported and how long raw clicks are kept; undefined when off. */
+  clickCounting?: { endpoint: string; retentionDays: number };
 }
 
 export const PageContext = createContext<PageContextValue | null>(null);

@@ -5,7 +5,7 @@ import { isPagePath } from '../../shared/routes';
 import type { Logger } from '../logger';
 import type { Click, ClickStore } from './clickStore';
 import type { RateLimiter } from './rateLimiter';
-import { deviceClass, isBot, isPrefetch } from './requestKind';
+import { deviceClass, isBot, isPrefetch, optsOut } from './requestKind';
 
 export interface ClickRouteOptions {
   store: ClickStore;
@@ -76,7 +76,7 @@ function reject(res: Response, status: number, message: string): void {
 
 /**
  * POST /api/clicks: one report of a followed affiliate link. 204 when counted, or answered and
- * deliberately not counted (bots, prefetches), so nothing is learned by probing; 400 for anything but a
+ * deliberately not counted (bots, prefetches, Global Privacy Control / Do Not Track), so nothing is learned by probing; 400 for anything but a
  * small, well-formed report of a known placement; 403 from another site; 429 when one visitor reports
  * too fast. The 204 is sent only after the row is committed, so an acknowledged click is never lost.
  */
@@ -88,7 +88,7 @@ export function clickRoutes({ store, hashVisitor, rateLimiter, siteUrl, logger, 
     res.set('Cache-Control', 'no-store');
     if (isCrossSite(req, siteUrl)) return reject(res, 403, 'Click reports are accepted from this site only');
     const userAgent = req.get('user-agent') ?? '';
-    if (isPrefetch(req.headers) || isBot(userAgent)) {
+    if (isPrefetch(req.headers) || isBot(userAgent) || optsOut(req.headers)) {
       res.status(204).end();
       return;
     }
@@ -116,7 +116,7 @@ export function clickRoutes({ store, hashVisitor, rateLimiter, siteUrl, logger, 
   const badBody: ErrorRequestHandler = (error, _req, res, next) => {
     if (res.headersSent) return next(error);
     res.set('Cache-Control', 'no-store');
-    reject(res, 400, 'Expected a click report of at most 256 bytes');
+    reject(res, 400, `Expected a click report of at most ${clickReportLimits.maxBytes} bytes`);
   };
 
   router.post(clickEndpoint, readBody, recordClick, badBody);

@@ -18,6 +18,11 @@ export function isPrefetch(headers: IncomingHttpHeaders): boolean {
   return purposes.some((value) => value.includes('prefetch') || value.includes('prerender') || value.includes('preview'));
 }
 
+/** Global Privacy Control, or the older Do Not Track: the visitor asked not to be counted, so they are not. */
+export function optsOut(headers: IncomingHttpHeaders): boolean {
+  return headers['sec-gpc'] === '1' || headers.dnt === '1';
+}
+
 /** A coarse device class from the user agent (and the Sec-CH-UA-Mobile hint when sent); the agent itself is never stored. */
 export function deviceClass(userAgent: string, mobileHint?: string): DeviceClass {
   if (/ipad|tablet|playbook|silk|kindle|android(?!.*mobile)/i.test(userAgent)) return 'tablet';

@@ -17,7 +17,7 @@ export interface AffiliateLinkProps {
  * beacon instead when JavaScript runs); the href itself stays the partner's own address.
  */
 export function AffiliateLink({ placement, className, children }: AffiliateLinkProps) {
-  const { affiliateUrl, affiliateSubIdParam, clickEndpoint } = usePageContext();
+  const { affiliateUrl, affiliateSubIdParam, clickCounting } = usePageContext();
   return (
     <a
       className={className}
@@ -25,7 +25,7 @@ export function AffiliateLink({ placement, className, children }: AffiliateLinkP
       target="_blank"
       rel="sponsored noopener"
       data-placement={placement}
-      ping={clickEndpoint ? clickPingUrl(clickEndpoint, placement) : undefined}
+      ping={clickCounting ? clickPingUrl(clickCounting.endpoint, placement) : undefined}
     >
       {children}
       <span className="visually-hidden"> {site.newTabNote}</span>

@@ -1,7 +1,8 @@
 /**
  * The privacy policy (/privacy-policy). It describes what this site really does: no accounts,
- * forms, cookies or third-party code, and a short-lived access log without IP addresses or
- * user agents. If the server's logging or the page assets change, this text must change too.
+ * forms, cookies or third-party code, a short-lived access log without IP addresses or user
+ * agents, and (while CLICK_STATS is on) the click counts of server/clicks. If the server's logging,
+ * click records or the page assets change, this text must change too.
  */
 import type { ProsePage } from './types';
 
@@ -9,7 +10,7 @@ export const privacyPolicy: ProsePage = {
   path: '/privacy-policy',
   title: 'Privacy Policy | Auctions Guide',
   description:
-    'How Auctions Guide handles your privacy: no accounts, forms, cookies or trackers, and a short access log with no IP addresses, kept for at most 14 days.',
+    'How Auctions Guide handles your privacy: no accounts, forms, cookies or third-party trackers, and no IP addresses kept, in our access log or anywhere else.',
   heading: 'Privacy Policy',
   lastUpdated: 'October 2025',
   intro: [
@@ -40,7 +41,7 @@ export const privacyPolicy: ProsePage = {
             'No user accounts and no logins.',
             'No forms, so you never type your name, email address or payment details here.',
             'No cookies, and nothing stored in your browser’s local storage.',
-            'No analytics, tracking pixels, advertising or social media widgets.',
+            'No analytics services, tracking pixels, advertising or social media widgets from other companies.',
             'No third-party scripts or fonts. Every image, font, style sheet and script comes from this site itself.',
           ],
         },
@@ -84,6 +85,43 @@ export const privacyPolicy: ProsePage = {
       ],
     },
     {
+      id: 'click-counting',
+      heading: 'Counting Clicks on Our Registration Buttons',
+      onlyWithClickCounting: true,
+      blocks: [
+        {
+          kind: 'paragraph',
+          text: 'We want to know which of our buttons people find useful, and to notice quickly if the registration link stops working. So when you click one of our buttons that lead to the membership’s registration page, your browser tells our server which button it was, and we record:',
+        },
+        {
+          kind: 'list',
+          items: [
+            'The date and time of the click.',
+            'Which button it was (for example, the one at the top of the page) and which of our pages it was on.',
+            'The name of the website you came to us from, if your browser shares it (for example, www.google.com), but never the full address of the page.',
+            'Whether you are on a phone, a tablet or a computer. We work this out from your browser’s user agent and then discard the user agent.',
+            'A visitor code that lets us count how many different people clicked on a given day. It is calculated from your IP address and user agent together with a secret value that changes every day at midnight (UTC) and is never saved. Nobody, including us, can turn the code back into your IP address, or use it to recognise you on another day.',
+          ],
+        },
+        {
+          kind: 'paragraph',
+          text: 'We do not store your IP address or your user agent, and we do not set a cookie. The button’s link goes straight to the membership’s website: your click is never redirected through our server.',
+        },
+        {
+          kind: 'paragraph',
+          text: 'Clicks from search engine crawlers and other automated programs, and links that a browser only loads in advance, are not counted.',
+        },
+        {
+          kind: 'paragraph',
+          text: 'We keep each click record for {clickRetentionDays} days. After that we keep only the daily number of clicks and of different visitors for each button, which cannot be linked to anyone, and delete the individual records.',
+        },
+        {
+          kind: 'paragraph',
+          text: 'How to turn it off: if your browser sends the Global Privacy Control signal or a “Do Not Track” request, we do not record your clicks at all. You can also block JavaScript and the browser’s link-auditing “ping” feature (Firefox blocks it by default), and the buttons will still work. The people who run this site can switch click counting off entirely; when they do, this section disappears from this policy.',
+        },
+      ],
+    },
+    {
       id: 'registration-link',
       heading: 'When You Follow Our Registration Link',
       blocks: [
@@ -107,7 +145,7 @@ export const privacyPolicy: ProsePage = {
       blocks: [
         {
           kind: 'paragraph',
-          text: 'We do not sell or rent information about our visitors. We would only share our access logs if the law required us to, for example to answer a valid court order, or to deal with an attack on the site.',
+          text: 'We do not sell or rent information about our visitors. We would only share our access logs or click records if the law required us to, for example to answer a valid court order, or to deal with an attack on the site.',
         },
       ],
     },
@@ -131,7 +169,7 @@ export const privacyPolicy: ProsePage = {
         },
         {
           kind: 'paragraph',
-          text: 'Because our logs hold no IP addresses, names or other identifiers, we usually cannot tell which log lines, if any, came from you. We will still answer your request and explain what we can do.',
+          text: 'Because our logs and click records hold no IP addresses, names or other identifiers, we usually cannot tell which of them, if any, came from you. We will still answer your request and explain what we can do.',
         },
       ],
     },

@@ -16,6 +16,8 @@ export interface ProseSection {
   id: string;
   heading: string;
   blocks: TextBlock[];
+  /** Shown only while the server counts affiliate clicks (CLICK_STATS), so the policy never describes what is off. */
+  onlyWithClickCounting?: boolean;
 }
 
 /** A static long-form page such as the privacy policy, the terms or the about page. */

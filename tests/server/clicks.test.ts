@@ -110,6 +110,8 @@ describe('POST /api/clicks', () => {
     ['no user agent at all', { 'User-Agent': '' }],
     ['a prefetch (Sec-Purpose)', { 'Sec-Purpose': 'prefetch' }],
     ['a prefetch (Purpose)', { Purpose: 'prefetch' }],
+    ['a visitor sending Global Privacy Control', { 'Sec-GPC': '1' }],
+    ['a visitor sending Do Not Track', { DNT: '1' }],
   ])('answers %s with 204 but does not count it', async (_name, headers) => {
     await report(app, { placement: 'hero', page: '/', referrer: '' }, headers).expect(204);
     expect(rows(store)).toHaveLength(0);

@@ -66,3 +66,23 @@ describe('GET /about-us', () => {
     expect(text).toMatch(/commission/i);
   });
 });
+
+describe('the privacy policy on click counting', () => {
+  const textOf = (html: string) => html.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ');
+
+  it('says what is recorded, for how long (from CLICKS_RETENTION_DAYS) and how to turn it off', async () => {
+    const { text } = await request(createTestApp({ CLICKS_RETENTION_DAYS: '90' })).get('/privacy-policy').expect(200);
+    const words = textOf(text);
+    expect(words).toContain('Counting Clicks on Our Registration Buttons');
+    expect(words).toContain('We keep each click record for 90 days.');
+    expect(words).toContain('We do not store your IP address or your user agent, and we do not set a cookie.');
+    expect(words).toContain('How to turn it off: if your browser sends the Global Privacy Control signal');
+    expect(words).not.toMatch(/\{\w+\}/);
+  });
+
+  it('leaves the section out when click counting is off', async () => {
+    const { text } = await request(createTestApp({ CLICK_STATS: 'off' })).get('/privacy-policy').expect(200);
+    expect(text).not.toContain('Counting Clicks');
+    expect(text).toContain('We do not log your IP address');
+  });
+});
