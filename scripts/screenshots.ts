@@ -1,6 +1,7 @@
 /**
  * Full-page screenshots of every route at phone and desktop width, for looking at what we build:
  *   npx tsx scripts/screenshots.ts [base URL, default http://localhost:3000] [out dir, default .screenshots]
+ * With ADMIN_TOKEN set (the server's), /admin is shot too.
  */
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
@@ -14,8 +15,10 @@ async function main() {
   const browser = await launchBrowser();
   try {
     for (const [name, viewport] of Object.entries(viewports)) {
-      for (const route of [...pagePaths, '/no-such-page']) {
+      const adminToken = process.env.ADMIN_TOKEN;
+      for (const route of [...pagePaths, '/no-such-page', ...(adminToken ? ['/admin'] : [])]) {
         const page = await browser.newPage();
+        if (route === '/admin') await page.setExtraHTTPHeaders({ Authorization: `Bearer ${adminToken}` });
         await page.setViewport(viewport);
         await page.emulateMediaFeatures([{ name: 'prefers-reduced-motion', value: 'reduce' }]);
         await page.goto(base + route, { waitUntil: 'networkidle0' });

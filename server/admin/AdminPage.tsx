@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import type { ClickReport } from '../clicks/clickReport';
 import { describeLinkCheck, type LinkHealthState } from '../linkHealth';
 import { adminCss } from './adminStyles';
@@ -15,6 +16,15 @@ export interface AdminPageProps {
 }
 
 const quickRanges = [7, 30, 90, 365];
+
+/** A wide table scrolls inside its own box on a phone; the box takes focus so keyboards can scroll it too. */
+function ScrollBox({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div className="scroll" role="region" aria-label={label} tabIndex={0}>
+      {children}
+    </div>
+  );
+}
 
 const share = (part: number, whole: number) => (whole === 0 ? '–' : `${Math.round((part / whole) * 100)}%`);
 
@@ -74,7 +84,7 @@ function RangeForm({ report }: { report: ClickReport }) {
 
 function Totals({ report }: { report: ClickReport }) {
   return (
-    <div className="scroll">
+    <ScrollBox label="Clicks by placement">
       <table>
         <caption className="muted">Clicks and unique visitors per placement, {report.from} to {report.to}</caption>
         <thead>
@@ -90,7 +100,7 @@ function Totals({ report }: { report: ClickReport }) {
             <tr key={row.placement}>
               <th scope="row">
                 {row.placement}
-                <span className="muted"> {placementDescriptions[row.placement] ?? '(no longer on the page)'}</span>
+                <span className="muted description"> {placementDescriptions[row.placement] ?? '(no longer on the page)'}</span>
               </th>
               <td>{row.clicks}</td>
               <td>{row.visitors}</td>
@@ -107,45 +117,47 @@ function Totals({ report }: { report: ClickReport }) {
           </tr>
         </tfoot>
       </table>
-    </div>
+    </ScrollBox>
   );
 }
 
 function Breakdown({ caption, heading, rows }: { caption: string; heading: string; rows: { name: string; clicks: number }[] }) {
   const total = rows.reduce((sum, row) => sum + row.clicks, 0);
   return (
-    <table>
-      <caption className="muted">{caption}</caption>
-      <thead>
-        <tr>
-          <th scope="col">{heading}</th>
-          <th scope="col">Clicks</th>
-          <th scope="col">Share</th>
-        </tr>
-      </thead>
-      <tbody>
-        {rows.length === 0 ? (
+    <ScrollBox label={caption}>
+      <table>
+        <caption className="muted">{caption}</caption>
+        <thead>
           <tr>
-            <td colSpan={3}>No clicks in this range.</td>
+            <th scope="col">{heading}</th>
+            <th scope="col">Clicks</th>
+            <th scope="col">Share</th>
           </tr>
-        ) : (
-          rows.map((row) => (
-            <tr key={row.name}>
-              <th scope="row">{row.name}</th>
-              <td>{row.clicks}</td>
-              <td>{share(row.clicks, total)}</td>
+        </thead>
+        <tbody>
+          {rows.length === 0 ? (
+            <tr>
+              <td colSpan={3}>No clicks in this range.</td>
             </tr>
-          ))
-        )}
-      </tbody>
-    </table>
+          ) : (
+            rows.map((row) => (
+              <tr key={row.name}>
+                <th scope="row">{row.name}</th>
+                <td>{row.clicks}</td>
+                <td>{share(row.clicks, total)}</td>
+              </tr>
+            ))
+          )}
+        </tbody>
+      </table>
+    </ScrollBox>
   );
 }
 
 function DailyTable({ report }: { report: ClickReport }) {
   const placements = report.totals.map((row) => row.placement);
   return (
-    <div className="scroll">
+    <ScrollBox label="Clicks per day">
       <table>
         <caption className="muted">Clicks / unique visitors per day (UTC), newest first</caption>
         <thead>
@@ -172,7 +184,7 @@ function DailyTable({ report }: { report: ClickReport }) {
           ))}
         </tbody>
       </table>
-    </div>
+    </ScrollBox>
   );
 }
 

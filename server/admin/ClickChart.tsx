@@ -1,8 +1,9 @@
 import type { ClickReport } from '../clicks/clickReport';
 
-const width = 600;
-const height = 120;
-const axisGap = 18;
+/** Close to the size a chart is shown at, so its 10-unit labels read as about 10 px. */
+const width = 300;
+const height = 96;
+const axisGap = 14;
 
 export interface ClickChartProps {
   placement: string;
@@ -33,7 +34,7 @@ export function ClickChart({ placement, days }: ClickChartProps) {
       <line x1={0} y1={plotHeight} x2={width} y2={plotHeight} stroke="#9aa5b1" strokeWidth={1} />
       {counts.map((count, index) => {
         if (count === 0) return null;
-        const barHeight = Math.max((count / peak) * (plotHeight - 14), 1);
+        const barHeight = Math.max((count / peak) * (plotHeight - 12), 1);
         return (
           <rect key={days[index]?.day} x={index * slot + (slot - barWidth) / 2} y={plotHeight - barHeight} width={barWidth} height={barHeight} fill="#13315c">
             <title>{`${days[index]?.day}: ${count}`}</title>
@@ -41,14 +42,14 @@ export function ClickChart({ placement, days }: ClickChartProps) {
         );
       })}
       {peak > 0 && (
-        <text x={0} y={10} fontSize={11} fill="#3e4c59">
+        <text x={0} y={9} fontSize={10} fill="#3e4c59">
           {`peak ${peak}`}
         </text>
       )}
-      <text x={0} y={height - 3} fontSize={11} fill="#3e4c59">
+      <text x={0} y={height - 3} fontSize={10} fill="#3e4c59">
         {first}
       </text>
-      <text x={width} y={height - 3} fontSize={11} fill="#3e4c59" textAnchor="end">
+      <text x={width} y={height - 3} fontSize={10} fill="#3e4c59" textAnchor="end">
         {last}
       </text>
     </svg>

@@ -4,11 +4,12 @@ import { createHash } from 'node:crypto';
 export const adminCss = `
 *{box-sizing:border-box}
 body{margin:0;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1f2933;background:#f5f7fa}
-main{max-width:60rem;margin:0 auto;padding:1.5rem 1rem 3rem}
+main{max-width:72rem;margin:0 auto;padding:1.5rem 1rem 3rem}
 h1{font-size:1.6rem;margin:0 0 .25rem}
 h2{font-size:1.2rem;margin:2rem 0 .5rem}
 h3{font-size:1rem;margin:1.25rem 0 .25rem}
 .muted{color:#52606d}
+.description{display:block;font-weight:400;font-size:.85rem}
 .banner{border:2px solid #a61b1b;background:#fde8e8;color:#610404;padding:.75rem 1rem;border-radius:.5rem;margin:1rem 0}
 .health{background:#fff;border:1px solid #cbd2d9;border-radius:.5rem;padding:.75rem 1rem;margin:1rem 0}
 form{display:flex;flex-wrap:wrap;gap:.75rem;align-items:end;margin:1rem 0}
@@ -20,7 +21,7 @@ a{color:#0b4f9c}
 :focus-visible{outline:3px solid #f0b429;outline-offset:2px}
 table{border-collapse:collapse;width:100%;background:#fff;margin:.5rem 0}
 th,td{padding:.4rem .6rem;border-bottom:1px solid #e4e7eb;text-align:right;white-space:nowrap}
-th:first-child,td:first-child{text-align:left}
+th:first-child,td:first-child{text-align:left;white-space:normal}
 .scroll{overflow-x:auto}
 .charts{display:grid;gap:1rem;grid-template-columns:repeat(auto-fill,minmax(17rem,1fr))}
 .charts figure{margin:0;background:#fff;border:1px solid #cbd2d9;border-radius:.5rem;padding:.5rem .75rem}

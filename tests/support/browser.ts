@@ -66,10 +66,10 @@ export async function waitForIslands(page: Page): Promise<void> {
  * One browser and one app on an ephemeral port for a test file, started before its tests and
  * closed after them. Read them from the returned object inside tests and hooks.
  */
-export function useBrowserAndSite(): { browser: Browser; site: RunningServer } {
+export function useBrowserAndSite(env: Record<string, string> = {}): { browser: Browser; site: RunningServer } {
   const context = {} as { browser: Browser; site: RunningServer };
   beforeAll(async () => {
-    [context.browser, context.site] = await Promise.all([launchBrowser(), startTestServer()]);
+    [context.browser, context.site] = await Promise.all([launchBrowser(), startTestServer(env)]);
   });
   afterAll(async () => {
     await Promise.all([context.browser?.close(), context.site?.close()]);
