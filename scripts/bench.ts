@@ -10,7 +10,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
@@ -18,6 +18,7 @@ import express from 'express';
 import { openClickStore } from '../server/clicks/clickStore';
 import { pagePaths } from '../shared/routes';
 import { chromiumPath } from '../tests/support/browser';
+import { freePort } from '../tests/support/mainProcess';
 
 const root = path.join(__dirname, '..');
 const mainScript = path.join(root, 'dist/server/main.cjs');
@@ -25,14 +26,6 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 /** The bench's click database: never the operator's data/. */
 const benchClicksDb = path.join(mkdtempSync(path.join(tmpdir(), 'bench-clicks-')), 'clicks.sqlite');
-
-async function freePort(): Promise<number> {
-  const probe = createServer().listen(0, '127.0.0.1');
-  await once(probe, 'listening');
-  const { port } = probe.address() as AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
 
 async function waitUntilUp(url: string): Promise<void> {
   for (;;) {

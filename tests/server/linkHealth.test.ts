@@ -1,11 +1,12 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import { createServer as createNetServer, type AddressInfo } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { main, type Output } from '../../scripts/check-link';
 import { checkLink, DEFAULT_USER_AGENT, describeLinkCheck, LinkMonitor, type LinkCheckResult, type LinkVerdict } from '../../server/linkHealth';
 import type { Logger } from '../../server/logger';
+import { freePort } from '../support/mainProcess';
 import { projectRoot } from '../../server/paths';
 
 /** A stand-in partner site on the loopback interface: the checks never leave this machine. */
@@ -50,15 +51,6 @@ afterAll(async () => {
   standIn.closeAllConnections();
   await new Promise((resolve) => standIn.close(resolve));
 });
-
-/** A port nothing listens on: opened, read, closed. */
-async function closedPort(): Promise<number> {
-  const probe = createNetServer().listen(0, '127.0.0.1');
-  await once(probe, 'listening');
-  const { port } = probe.address() as AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
 
 describe('checkLink', () => {
   it('calls a 200 page ok', async () => {
@@ -106,7 +98,7 @@ describe('checkLink', () => {
   });
 
   it('reports a closed port as connection refused', async () => {
-    const url = `http://127.0.0.1:${await closedPort()}/`;
+    const url = `http://127.0.0.1:${await freePort()}/`;
     const result = await checkLink(url);
     expect(result).toMatchObject({ verdict: 'error', error: 'connection refused' });
     expect(result.status).toBeUndefined();
@@ -341,7 +333,7 @@ describe('scripts/check-link', () => {
   });
 
   it('checks AFFILIATE_URL when no --url is given', async () => {
-    const url = `https://127.0.0.1:${await closedPort()}/join`;
+    const url = `https://127.0.0.1:${await freePort()}/join`;
     const { code, out } = await run([], { AFFILIATE_URL: url });
     expect(code).toBe(2);
     expect(out).toMatch(new RegExp(`^Checking ${url.replace(/\./g, '\\.')}\nno answer: connection refused\n`));

@@ -37,6 +37,7 @@ export async function waitForOutput(started: Started, pattern: RegExp): Promise<
   }
 }
 
+/** A port nothing listens on now: opened by the kernel's choice, read, closed. */
 export async function freePort(): Promise<number> {
   const probe = createServer().listen(0, '127.0.0.1');
   await once(probe, 'listening');
