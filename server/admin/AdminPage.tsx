@@ -42,8 +42,8 @@ function LinkHealthPanel({ linkHealth, affiliateUrl }: Pick<AdminPageProps, 'lin
     <>
       {broken && (
         <div className="banner" role="alert">
-          <strong>The affiliate link looks broken.</strong> It answered {last?.status} on the last {consecutiveBroken} checks in a row. Visitors
-          who click are landing on an error page: check <code>AFFILIATE_URL</code> ({affiliateUrl}) with your affiliate network.
+          <strong>The affiliate link looks broken.</strong> {consecutiveBroken} checks in a row found the page gone (404 or 410). Visitors who
+          click may be landing on an error page: check <code>AFFILIATE_URL</code> ({affiliateUrl}) with your affiliate network.
         </div>
       )}
       <p className="health">

@@ -1,7 +1,7 @@
 /**
  * A token bucket per key (the visitor hash): `burst` reports at once, then one every `refillMs`. Real
  * visitors click a button or two; a script replaying reports is held to a trickle. Keys whose bucket
- * has filled up again are dropped, so memory stays bounded by recent, active visitors.
+ * has filled up again are dropped, and past `maxKeys` the oldest go first, so memory stays bounded.
  */
 export interface RateLimiter {
   /** Takes one token; returns 0 when allowed, otherwise the milliseconds until the next token. */
@@ -9,7 +9,7 @@ export interface RateLimiter {
   readonly size: number;
 }
 
-export function createRateLimiter({ burst, refillMs }: { burst: number; refillMs: number }): RateLimiter {
+export function createRateLimiter({ burst, refillMs, maxKeys = 100_000 }: { burst: number; refillMs: number; maxKeys?: number }): RateLimiter {
   const buckets = new Map<string, { tokens: number; updated: number }>();
   let lastSweep = 0;
 
@@ -26,6 +26,8 @@ export function createRateLimiter({ burst, refillMs }: { burst: number; refillMs
   return {
     take(key, now = Date.now()) {
       if (now - lastSweep > burst * refillMs) sweep(now);
+      // Full (a flood from many addresses): forget the longest-known key, in constant time.
+      if (buckets.size >= maxKeys && !buckets.has(key)) buckets.delete(buckets.keys().next().value!);
       const bucket = buckets.get(key) ?? { tokens: burst, updated: now };
       const tokens = refilled(bucket, now);
       if (tokens < 1) return Math.ceil((1 - tokens) * refillMs);

@@ -181,7 +181,12 @@ describe('GET /admin with link checks', () => {
   it('shows a banner after two 404s in a row', async () => {
     const text = await adminAfterChecks([404, 404]);
     expect(text).toContain('<div class="banner" role="alert">');
-    expect(textOf(text)).toContain('The affiliate link looks broken. It answered 404 on the last 2 checks in a row.');
+    expect(textOf(text)).toContain('The affiliate link looks broken. 2 checks in a row found the page gone (404 or 410).');
+  });
+
+  it('keeps the banner when a refused check (403) comes between broken ones, and clears it once the link works', async () => {
+    expect(textOf(await adminAfterChecks([404, 403, 410]))).toContain('2 checks in a row found the page gone');
+    expect(await adminAfterChecks([404, 404, 200])).not.toContain('looks broken');
   });
 
   it('shows no banner after a single 410, nor when the partner answers 403', async () => {

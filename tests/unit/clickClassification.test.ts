@@ -109,6 +109,12 @@ describe('createRateLimiter', () => {
     expect(limiter.take('a', 1000)).toBe(0);
   });
 
+  it('never holds more than maxKeys visitors, forgetting the oldest first', () => {
+    const limiter = createRateLimiter({ burst: 2, refillMs: 1000, maxKeys: 10 });
+    for (let i = 0; i < 50; i += 1) limiter.take(`visitor-${i}`, 0);
+    expect(limiter.size).toBe(10);
+  });
+
   it('forgets visitors whose bucket has filled up again, so memory stays bounded', () => {
     const limiter = createRateLimiter({ burst: 2, refillMs: 1000 });
     for (let i = 0; i < 100; i += 1) limiter.take(`visitor-${i}`, 0);
