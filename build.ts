@@ -57,8 +57,8 @@ function scriptAsset(metafile: esbuild.Metafile, outputPath: string): ScriptAsse
   return { file: urlOf(outputPath), imports: [...seen].map(urlOf) };
 }
 
-function manifestFrom(metafile: esbuild.Metafile): AssetManifest {
-  const outputs = Object.entries(metafile.outputs);
+function manifestFrom(metafile: esbuild.Metafile, entryMetafile: esbuild.Metafile): AssetManifest {
+  const outputs = [...Object.entries(metafile.outputs), ...Object.entries(entryMetafile.outputs)];
   const outputFor = (entryPoint: string) => {
     const found = outputs.find(([file, output]) => output.entryPoint === entryPoint && !file.endsWith('.map'));
     if (!found) throw new Error(`esbuild produced no output for ${entryPoint}`);
@@ -68,12 +68,13 @@ function manifestFrom(metafile: esbuild.Metafile): AssetManifest {
   for (const name of Object.keys(islandLoaders)) {
     islands[name] = scriptAsset(metafile, outputFor(`shared/islands/${name}.tsx`));
   }
-  // The runtime is two dynamic imports of the entry; the hydrator's chunk carries React with it.
+  // The runtime is two modules the entry imports by URL; the hydrator's chunks carry React.
   const hydrator = scriptAsset(metafile, outputFor('client/islandHydrator.tsx'));
   const navigation = scriptAsset(metafile, outputFor('client/navigation.ts'));
   return {
-    entry: scriptAsset(metafile, outputFor(clientEntry)),
+    entry: scriptAsset(entryMetafile, outputFor(clientEntry)),
     runtime: { file: hydrator.file, imports: [...new Set([...hydrator.imports, navigation.file, ...navigation.imports])] },
+    runtimeModules: { hydrator: hydrator.file, navigation: navigation.file },
     styles: [urlOf(outputFor(styleEntry))],
     islands,
   };
@@ -93,14 +94,12 @@ export async function build(): Promise<AssetManifest> {
   rmSync(distDir, { recursive: true, force: true });
   mkdirSync(assetsDir, { recursive: true });
 
-  const client = await esbuild.build({
+  const browserOptions: esbuild.BuildOptions = {
     absWorkingDir: root,
-    entryPoints: [clientEntry, styleEntry],
     outdir: 'dist/assets',
     entryNames: '[name]-[hash]',
     chunkNames: '[name]-[hash]',
     bundle: true,
-    splitting: true,
     format: 'esm',
     platform: 'browser',
     // Browsers from 2021 on: every one with ES modules, optional chaining and CSS nesting-free output.
@@ -115,8 +114,16 @@ export async function build(): Promise<AssetManifest> {
     jsx: 'automatic',
     define: { 'process.env.NODE_ENV': '"production"' },
     logLevel: 'warning',
+  };
+  // The runtime and the islands, code-split so each page loads only its own islands' chunks.
+  const client = await esbuild.build({
+    ...browserOptions,
+    entryPoints: ['client/islandHydrator.tsx', 'client/navigation.ts', styleEntry],
+    splitting: true,
   });
-  const manifest = manifestFrom(client.metafile);
+  // The entry alone, unsplit: one file with no static import, which imports the runtime by URL after the first paint.
+  const entry = await esbuild.build({ ...browserOptions, entryPoints: [clientEntry], splitting: false });
+  const manifest = manifestFrom(client.metafile!, entry.metafile!);
   precompress(assetsDir);
   writeFileSync(path.join(distDir, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
 

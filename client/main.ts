@@ -36,9 +36,18 @@ function preloadChunks(): void {
 const clickEndpoint = entryScript?.getAttribute(clickEndpointAttribute);
 if (clickEndpoint) startClickReporting(clickEndpoint);
 
+/**
+ * The runtime by the URLs the server gives: this entry is built on its own, without code splitting, so
+ * it is one small file with no chunk of its own to wait for before the page settles.
+ */
+function importRuntime(): Promise<[typeof import('./islandHydrator'), typeof import('./navigation')]> {
+  const [hydrator = '', navigation = ''] = (entryScript?.getAttribute(islandAttributes.runtime) ?? '').split(' ');
+  return Promise.all([import(hydrator), import(navigation)]);
+}
+
 afterFirstPaint(() => {
   preloadChunks();
-  void Promise.all([import('./islandHydrator'), import('./navigation')]).then(([{ createIslandHydrator }, { startNavigation }]) => {
+  void importRuntime().then(([{ createIslandHydrator }, { startNavigation }]) => {
     const hydrator = createIslandHydrator();
     void hydrator.hydrate(document);
     startNavigation(hydrator);

@@ -9,10 +9,12 @@ export interface ScriptAsset {
 
 /** What build.ts produced, as URL paths under /assets/: written from esbuild's metafile. */
 export interface AssetManifest {
-  /** The tiny entry every page with islands loads. */
+  /** The tiny entry every page with islands loads: one self-contained file, so nothing waits on a second request. */
   entry: ScriptAsset;
   /** The islands runtime (React, hydration, navigation), which the entry imports after the first paint. */
   runtime: ScriptAsset;
+  /** The two runtime modules the entry imports by URL (it is built apart from them, so it names them, not bundles them). */
+  runtimeModules: { hydrator: string; navigation: string };
   styles: string[];
   islands: Record<string, ScriptAsset>;
 }

@@ -45,7 +45,11 @@ function Document({ manifest, styles, islandNames, clickEndpoint, children }: Do
           <script
             type="module"
             src={manifest.entry.file}
-            {...{ [islandAttributes.preload]: preloads.join(' '), [clickEndpointAttribute]: clickEndpoint }}
+            {...{
+              [islandAttributes.preload]: preloads.join(' '),
+              [islandAttributes.runtime]: `${manifest.runtimeModules.hydrator} ${manifest.runtimeModules.navigation}`,
+              [clickEndpointAttribute]: clickEndpoint,
+            }}
           />
         )}
       </head>

@@ -13,4 +13,6 @@ export const islandAttributes = {
   hydrated: 'data-hydrated',
   /** On the entry script: the chunks this page's islands need, preloaded together once hydration starts. */
   preload: 'data-preload',
+  /** On the entry script: the hydrator's and the navigation module's URLs, which the entry imports after the first paint. */
+  runtime: 'data-runtime',
 } as const;

@@ -53,7 +53,16 @@ describe('performance budgets', () => {
   it('loads no render-blocking script: the only script is a deferred module', async () => {
     const { text } = await request(app).get('/').expect(200);
     const executable = [...text.matchAll(/<script[^>]*>/g)].map((match) => match[0]).filter((tag) => !tag.includes('application/ld+json'));
-    expect(executable).toEqual([expect.stringMatching(/^<script type="module" src="\/assets\/main-[A-Z0-9]+\.js" data-preload="[^"]*" data-click-endpoint="\/api\/clicks">$/)]);
+    expect(executable).toEqual([
+      expect.stringMatching(/^<script type="module" src="\/assets\/main-[A-Z0-9]+\.js" data-preload="[^"]*" data-runtime="[^"]+" data-click-endpoint="\/api\/clicks">$/),
+    ]);
+  });
+
+  it('ships the entry as one file with no static import, so nothing more is fetched before the page settles', async () => {
+    expect(manifest.entry.imports).toEqual([]);
+    const source = (await request(app).get(manifest.entry.file).set('Accept-Encoding', 'identity').expect(200)).text;
+    expect(source).not.toMatch(/(^|[;}])\s*import\s*[{*\w]/);
+    expect(source).not.toMatch(/\bfrom\s*["']/);
   });
 });
 

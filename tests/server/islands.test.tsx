@@ -6,7 +6,8 @@ import type { IslandComponent } from '../../shared/islands/registry';
 
 const manifest: AssetManifest = {
   entry: { file: '/assets/main-TEST.js', imports: [] },
-  runtime: { file: '/assets/islandHydrator-TEST.js', imports: ['/assets/chunk-REACT.js'] },
+  runtime: { file: '/assets/islandHydrator-TEST.js', imports: ['/assets/chunk-REACT.js', '/assets/navigation-TEST.js'] },
+  runtimeModules: { hydrator: '/assets/islandHydrator-TEST.js', navigation: '/assets/navigation-TEST.js' },
   styles: ['/assets/main-TEST.css'],
   islands: { TopBar: { file: '/assets/TopBar-TEST.js', imports: ['/assets/chunk-REACT.js'] } },
 };
@@ -54,9 +55,13 @@ describe('islands on the server', () => {
   });
 
   it('lists the runtime, the island chunk and the chunks they import for preloading once hydration starts', () => {
-    const list = /<script type="module" src="\/assets\/main-TEST.js" data-preload="([^"]*)"><\/script>/.exec(html)?.[1]?.split(' ');
-    expect(list).toEqual(['/assets/chunk-REACT.js', '/assets/islandHydrator-TEST.js', '/assets/TopBar-TEST.js']);
+    const list = /<script type="module" src="\/assets\/main-TEST.js" data-preload="([^"]*)"/.exec(html)?.[1]?.split(' ');
+    expect(list).toEqual(['/assets/chunk-REACT.js', '/assets/navigation-TEST.js', '/assets/islandHydrator-TEST.js', '/assets/TopBar-TEST.js']);
     expect(html).not.toContain('modulepreload');
+  });
+
+  it('names the two runtime modules the entry imports by URL', () => {
+    expect(html).toContain('data-runtime="/assets/islandHydrator-TEST.js /assets/navigation-TEST.js"');
   });
 
   it('ships no script at all on a page without islands', () => {

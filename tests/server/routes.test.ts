@@ -59,7 +59,7 @@ describe.each(routes)('GET $path', ({ path, title, description }) => {
 
   it('inlines the hashed stylesheet and loads the client entry as a module script, with no inline script', () => {
     expect(html).toMatch(/<style data-href="\/assets\/main-[A-Z0-9]+\.css">[^<]+<\/style>/);
-    expect(html).toMatch(/<script type="module" src="\/assets\/main-[A-Z0-9]+\.js" data-preload="[^"]+" data-click-endpoint="\/api\/clicks"><\/script>/);
+    expect(html).toMatch(/<script type="module" src="\/assets\/main-[A-Z0-9]+\.js" data-preload="[^"]+" data-runtime="\/assets\/islandHydrator-[A-Z0-9]+\.js \/assets\/navigation-[A-Z0-9]+\.js" data-click-endpoint="\/api\/clicks"><\/script>/);
     const executable = [...html.matchAll(/<script[^>]*>/g)].map((match) => match[0]).filter((tag) => !tag.includes('type="application/ld+json"'));
     expect(executable).toHaveLength(1);
   });
