@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import type { ClickReport } from '../clicks/clickReport';
+import { share, type ClickReport } from '../clicks/clickReport';
 import { describeLinkCheck, type LinkHealthState } from '../linkHealth';
 import { adminCss } from './adminStyles';
 import { ClickChart } from './ClickChart';
@@ -26,7 +26,6 @@ function ScrollBox({ label, children }: { label: string; children: ReactNode }) 
   );
 }
 
-const share = (part: number, whole: number) => (whole === 0 ? '–' : `${Math.round((part / whole) * 100)}%`);
 
 function LinkHealthPanel({ linkHealth, affiliateUrl }: Pick<AdminPageProps, 'linkHealth' | 'affiliateUrl'>) {
   if (!linkHealth) {

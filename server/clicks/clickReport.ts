@@ -53,6 +53,9 @@ export function reportRange(options: { days?: number; from?: string; to?: string
   return { from, to };
 }
 
+/** A part of a whole as a whole percentage, "–" when the whole is nothing; the terminal and /admin show the same. */
+export const share = (part: number, whole: number) => (whole === 0 ? '–' : `${Math.round((part / whole) * 100)}%`);
+
 const emptyCount = (): ClickCount => ({ clicks: 0, visitors: 0 });
 
 function add(target: ClickCount, row: ClickCount): void {

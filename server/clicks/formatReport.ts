@@ -1,6 +1,4 @@
-import type { ClickReport } from './clickReport';
-
-const share = (part: number, whole: number) => (whole === 0 ? '–' : `${Math.round((part / whole) * 100)}%`);
+import { share, type ClickReport } from './clickReport';
 
 /** Left-aligns the first `textColumns` columns and right-aligns the numbers after them, two spaces apart. */
 function table(rows: string[][], textColumns: number): string {
