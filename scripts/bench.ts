@@ -19,6 +19,7 @@ import { openClickStore } from '../server/clicks/clickStore';
 import { pagePaths } from '../shared/routes';
 import { chromiumPath } from '../tests/support/browser';
 import { freePort } from '../tests/support/mainProcess';
+import { visitorAddresses } from '../tests/support/visitorAddresses';
 
 const root = path.join(__dirname, '..');
 const mainScript = path.join(root, 'dist/server/main.cjs');
@@ -167,7 +168,7 @@ function clickInsertCost() {
 
 async function benchClicks(base: string) {
   const inserts = clickInsertCost();
-  let next = 0;
+  const nextAddress = visitorAddresses();
   const body = JSON.stringify({ placement: 'hero', page: '/', referrer: 'www.google.com' });
   const posts = await autocannon({
     url: `${base}/api/clicks`,
@@ -177,11 +178,10 @@ async function benchClicks(base: string) {
       {
         method: 'POST',
         body,
-        setupRequest: (req) => {
-          next += 1;
-          const address = `10.${(next >> 16) & 255}.${(next >> 8) & 255}.${next & 255}`;
-          return { ...req, headers: { ...req.headers, 'content-type': 'text/plain;charset=UTF-8', 'user-agent': 'Mozilla/5.0 (bench) Mobile', 'x-forwarded-for': address } };
-        },
+        setupRequest: (req) => ({
+          ...req,
+          headers: { ...req.headers, 'content-type': 'text/plain;charset=UTF-8', 'user-agent': 'Mozilla/5.0 (bench) Mobile', 'x-forwarded-for': nextAddress() },
+        }),
       },
     ],
   });

@@ -1,4 +1,5 @@
 import { isIP } from 'node:net';
+import { isHostName } from './hostName';
 
 /** Everything the server reads from its environment, parsed and checked once at start-up. */
 export interface Config {
@@ -78,8 +79,7 @@ function parsePort(raw: string | undefined): number {
 function parseHost(raw: string | undefined): string {
   const value = given(raw);
   if (value === undefined) return '0.0.0.0';
-  const hostname = /^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/i;
-  if (isIP(value) === 0 && !hostname.test(value)) {
+  if (isIP(value) === 0 && !isHostName(value)) {
     throw new ConfigError(`HOST must be an IP address or a host name such as 127.0.0.1 or localhost, got "${raw}"`);
   }
   return value;

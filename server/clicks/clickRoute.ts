@@ -2,6 +2,7 @@ import express, { type ErrorRequestHandler, type Request, type RequestHandler, t
 import { affiliatePlacements } from '../../shared/affiliate';
 import { clickEndpoint, clickReportLimits, type ClickReportBody } from '../../shared/clickReport';
 import { isPagePath } from '../../shared/routes';
+import { isHostName } from '../hostName';
 import type { Logger } from '../logger';
 import type { Click, ClickStore } from './clickStore';
 import type { RateLimiter } from './rateLimiter';
@@ -19,7 +20,8 @@ export interface ClickRouteOptions {
 
 type Report = Pick<Click, 'placement' | 'page' | 'referrerHost' | 'via'>;
 
-const hostName = /^(?=.{1,253}$)[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*(:\d{1,5})?$/;
+/** A referrer's host as `URL.host` gives it: a host name of at most 253 characters, with an optional port. */
+const isReferrerHost = (host: string) => host.length <= 253 && isHostName(host.replace(/:\d{1,5}$/, ''));
 
 function isPlacement(value: unknown): value is string {
   return typeof value === 'string' && (affiliatePlacements as readonly string[]).includes(value);
@@ -37,7 +39,7 @@ function fromBeacon(body: string, ownHost: string): Report | undefined {
   const { placement, page, referrer = '' } = parsed;
   if (!isPlacement(placement) || typeof page !== 'string' || !isPagePath(page) || typeof referrer !== 'string') return undefined;
   const host = referrer.toLowerCase();
-  if (host !== '' && !hostName.test(host)) return undefined;
+  if (host !== '' && !isReferrerHost(host)) return undefined;
   return { placement, page, referrerHost: host === '' || host === ownHost ? null : host, via: 'beacon' };
 }
 

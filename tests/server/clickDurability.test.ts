@@ -7,6 +7,7 @@ import { openClickStore } from '../../server/clicks/clickStore';
 import { createRateLimiter } from '../../server/clicks/rateLimiter';
 import { freePort, startMain, waitForOutput } from '../support/mainProcess';
 import { useTempDir } from '../support/tempDir';
+import { visitorAddresses } from '../support/visitorAddresses';
 import { startTestServer } from '../support/testApp';
 
 const temp = useTempDir();
@@ -19,15 +20,6 @@ const countRows = (file: string) => {
   db.close();
   return n;
 };
-
-/** A different documentation-range address for each report, so each comes from its own visitor. */
-function visitorAddresses() {
-  let next = 0;
-  return () => {
-    next += 1;
-    return `10.${(next >> 16) & 255}.${(next >> 8) & 255}.${next & 255}`;
-  };
-}
 
 describe('click recording under load', () => {
   it('records exactly as many rows as it acknowledged, for thousands of concurrent reports', async () => {
