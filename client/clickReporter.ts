@@ -4,7 +4,7 @@
  * navigation is never delayed. (sendBeacon: every browser since 2018; where it is missing or refuses,
  * the link's own `ping` attribute reports the click instead.)
  */
-import type { ClickReportBody } from '../shared/clickReport';
+import type { ClickBeaconBody } from '../shared/clickBeacon';
 
 /** Long host names are dropped rather than cut, so a report always fits the server's size limit. */
 const maxReferrerLength = 100;
@@ -24,7 +24,7 @@ export function startClickReporting(endpoint: string): void {
     if (event.type === 'auxclick' && event.button !== 1) return;
     const link = event.target instanceof Element ? event.target.closest('a[data-placement]') : null;
     if (!(link instanceof HTMLAnchorElement)) return;
-    const body: ClickReportBody = { placement: link.dataset.placement ?? '', page: location.pathname, referrer: referrerHost() };
+    const body: ClickBeaconBody = { placement: link.dataset.placement ?? '', page: location.pathname, referrer: referrerHost() };
     // The ping would report the same click a second time: drop it once the beacon is queued. The
     // browser reads `ping` only after this listener, when it follows the link.
     if (navigator.sendBeacon?.(endpoint, JSON.stringify(body))) link.removeAttribute('ping');

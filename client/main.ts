@@ -3,7 +3,7 @@
  * the islands runtime (React) and hydrates. Nothing the visitor first sees waits for JavaScript, and
  * the page is usable before: links are real links, the menu is a native popover, the FAQ is <details>.
  */
-import { clickEndpointAttribute } from '../shared/clickReport';
+import { clickEndpointAttribute } from '../shared/clickBeacon';
 import { islandAttributes } from '../shared/islands/attributes';
 import { startClickReporting } from './clickReporter';
 

@@ -5,7 +5,7 @@
  */
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../server/config';
-import { checkLink, describeLinkCheck, describeStatus, type LinkCheckResult } from '../server/linkHealth';
+import { checkLink, describeLinkCheck, describeStatus, type LinkCheckResult } from '../server/linkHealth/checkLink';
 
 const usage = 'usage: npx tsx scripts/check-link.ts [--url URL] [--timeout MS]';
 

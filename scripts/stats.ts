@@ -1,22 +1,26 @@
 /**
- * npm run stats: clicks and unique visitors per affiliate placement, read from the click database
- * (CLICKS_DB, default data/clicks.sqlite). Safe to run while the server is running.
+ * npm run stats: clicks and unique visitors per affiliate placement, read from the statistics database:
+ * PostgreSQL when DATABASE_URL is set, otherwise the SQLite file CLICKS_DB (default data/clicks.sqlite),
+ * or the file --db names. Safe to run while the server is running: it only reads.
  *
  *   npm run stats                          the last 30 days
  *   npm run stats -- --days 7              the last 7 days
  *   npm run stats -- --from 2026-01-01 --to 2026-01-31
  *   npm run stats -- --json | --csv        for export
  */
+import '../server/nodeVersion';
 import { parseArgs } from 'node:util';
-import { readClickReport, reportRange, ReportRangeError } from '../server/clicks/clickReport';
-import { ClickStoreError, openClickStoreReadOnly } from '../server/clicks/clickStore';
-import { formatReportCsv, formatReportJson, formatReportTable } from '../server/clicks/formatReport';
-import { defaultClicksDb } from '../server/config';
+import { readClickStats, reportRange, ReportRangeError } from '../server/clicks/clickStats';
+import { formatStatsCsv, formatStatsJson, formatStatsTable } from '../server/clicks/formatStats';
+import { ConfigError, loadConfig } from '../server/config';
+import type { DatabaseSettings } from '../server/db/databaseSettings';
+import { DatabaseError, openDatabase } from '../server/db/openDatabase';
+import { silentLogger } from '../server/logger';
 
 const usage = `Usage: npm run stats -- [--days N | --from YYYY-MM-DD [--to YYYY-MM-DD]] [--json | --csv] [--db FILE]`;
 
 /** Exit codes: 0 printed, 1 no usable database, 64 bad arguments (as sysexits' EX_USAGE). */
-export function main(argv: string[], env: Record<string, string | undefined>, out: (text: string) => void, err: (text: string) => void): number {
+export async function main(argv: string[], env: Record<string, string | undefined>, out: (text: string) => void, err: (text: string) => void): Promise<number> {
   let values;
   try {
     ({ values } = parseArgs({
@@ -58,29 +62,39 @@ export function main(argv: string[], env: Record<string, string | undefined>, ou
     return 64;
   }
 
-  const file = values.db ?? (env.CLICKS_DB?.trim() || defaultClicksDb);
-  let db;
+  let settings: DatabaseSettings;
   try {
-    db = openClickStoreReadOnly(file);
+    // The server's own reading of DATABASE_URL and CLICKS_DB, so both name the same database.
+    settings = values.db ? { engine: 'sqlite', file: values.db } : loadConfig({ DATABASE_URL: env.DATABASE_URL, CLICKS_DB: env.CLICKS_DB }).clickStats!.database;
   } catch (error) {
-    if (!(error instanceof ClickStoreError)) throw error;
+    if (!(error instanceof ConfigError)) throw error;
+    err(`stats: ${error.message}\n`);
+    return 1;
+  }
+  let database;
+  try {
+    database = await openDatabase(settings, { logger: silentLogger, readOnly: true });
+  } catch (error) {
+    if (!(error instanceof DatabaseError)) throw error;
     err(`stats: ${error.message}\n`);
     return 1;
   }
   try {
-    const report = readClickReport(db, range);
-    out(values.json ? formatReportJson(report) : values.csv ? formatReportCsv(report) : formatReportTable(report));
+    const report = await readClickStats(database.db, range);
+    out(values.json ? formatStatsJson(report) : values.csv ? formatStatsCsv(report) : formatStatsTable(report));
   } finally {
-    db.close();
+    await database.close();
   }
   return 0;
 }
 
 if (require.main === module) {
-  process.exitCode = main(
+  void main(
     process.argv.slice(2),
     process.env,
     (text) => process.stdout.write(text),
     (text) => process.stderr.write(text),
-  );
+  ).then((code) => {
+    process.exitCode = code;
+  });
 }

@@ -1,13 +1,13 @@
 import compression from 'compression';
 import express, { type ErrorRequestHandler, type RequestHandler } from 'express';
-import { clickEndpoint } from '../shared/clickReport';
+import { clickEndpoint } from '../shared/clickBeacon';
 import { canonicalPagePath } from '../shared/routes';
 import { adminRoutes } from './admin/adminRoutes';
-import { clickRoutes } from './clicks/clickRoute';
-import { openClickStore, type ClickStore } from './clicks/clickStore';
+import { addressRateLimit, clickRoutes, visitorRateLimit } from './clicks/clickRoute';
+import { readClickStats } from './clicks/clickStats';
 import { createRateLimiter, type RateLimiter } from './clicks/rateLimiter';
-import { createVisitorHasher } from './clicks/visitorHash';
-import { defaultRetentionDays, type Config } from './config';
+import type { Config } from './config';
+import type { StatsStores } from './db/statsStores';
 import { consoleLogger, type Logger } from './logger';
 import { readManifest, type AssetManifest } from './manifest';
 import { renderAllPages } from './pages';
@@ -17,7 +17,7 @@ import { securityHeaders } from './security';
 import { seoFiles } from './seoFiles';
 import { sendStaticEntry } from './staticEntry';
 import { loadStaticFiles } from './staticFiles';
-import type { LinkHealthState } from './linkHealth';
+import type { LinkHealthState } from './linkHealth/linkMonitor';
 
 export interface AppOptions {
   /** The client build's manifest; read from dist/ when not given. */
@@ -25,12 +25,14 @@ export interface AppOptions {
   logger?: Logger;
   assetsDir?: string;
   publicDir?: string;
-  /** The open click database; opened from config.clickStats when not given (and counting is on). */
-  clickStore?: ClickStore;
+  /** The opened statistics stores (server/main.ts opens them); required when click counting is on. */
+  stores?: StatsStores;
   /** Limits click reports per visitor; by default a burst of 10, then one every 6 seconds. */
   clickRateLimiter?: RateLimiter;
+  /** Limits click reports per client address; by default a burst of 60, then one every 2 seconds. */
+  addressRateLimiter?: RateLimiter;
   /** The affiliate link's health, shown on /admin when the server checks it (LINK_CHECK_HOURS). */
-  linkHealth?: () => LinkHealthState;
+  linkHealth?: () => Promise<LinkHealthState>;
 }
 
 /** The methods every resource here answers. */
@@ -63,19 +65,21 @@ function decodePath(rawPath: string): string | undefined {
 /**
  * Builds the Express app. It never listens: server/main.ts does, and tests drive it through supertest.
  * Pages are rendered and files loaded here, once, so a bad build fails at start-up, not per request.
+ * It never opens a file or a database connection either: stores come opened, in options.stores.
  */
 export function createApp(config: Config, options: AppOptions = {}): express.Express {
   const logger = options.logger ?? consoleLogger;
   const manifest = options.manifest ?? readManifest(distDir);
   const assetsDir = options.assetsDir ?? distAssetsDir;
   const styles = loadInlineStyles(manifest, assetsDir);
-  const clickStore = options.clickStore ?? (config.clickStats ? openClickStore(config.clickStats) : undefined);
+  const stores = config.clickStats ? options.stores : undefined;
+  if (config.clickStats && !stores) throw new Error('createApp: click counting is on, so options.stores must hold the opened stores');
   const rendered = renderAllPages(
     {
       siteUrl: config.siteUrl,
       affiliateUrl: config.affiliateUrl,
       affiliateSubIdParam: config.affiliateSubIdParam,
-      clickCounting: clickStore ? { endpoint: clickEndpoint, retentionDays: config.clickStats?.retentionDays ?? defaultRetentionDays } : undefined,
+      clickCounting: config.clickStats ? { endpoint: clickEndpoint, retentionDays: config.clickStats.retentionDays } : undefined,
     },
     { manifest, styles },
   );
@@ -89,14 +93,14 @@ export function createApp(config: Config, options: AppOptions = {}): express.Exp
   app.use(accessLog(logger));
   app.use(securityHeaders(config, styles.map((style) => style.cspHash)));
 
-  if (clickStore) {
+  if (stores) {
     app.use(
       clickRoutes({
-        store: clickStore,
-        hashVisitor: createVisitorHasher(),
-        rateLimiter: options.clickRateLimiter ?? createRateLimiter({ burst: 10, refillMs: 6000 }),
+        store: stores.clicks,
+        hashVisitor: stores.hashVisitor,
+        rateLimiter: options.clickRateLimiter ?? createRateLimiter(visitorRateLimit),
+        addressRateLimiter: options.addressRateLimiter ?? createRateLimiter(addressRateLimit),
         siteUrl: config.siteUrl,
-        logger,
       }),
     );
   }
@@ -122,7 +126,16 @@ export function createApp(config: Config, options: AppOptions = {}): express.Exp
   });
 
   if (config.adminToken) {
-    app.use(adminRoutes({ token: config.adminToken, affiliateUrl: config.affiliateUrl, clickDb: clickStore?.db, linkHealth: options.linkHealth }));
+    app.use(
+      adminRoutes({
+        token: config.adminToken,
+        affiliateUrl: config.affiliateUrl,
+        readStats: stores && ((range) => readClickStats(stores.database.db, range)),
+        databaseName: stores?.database.name,
+        linkHealth: options.linkHealth,
+        logger,
+      }),
+    );
   }
 
   app.use((req, res, next) => {

@@ -1,4 +1,5 @@
 import { isIP } from 'node:net';
+import { redactUrl, type DatabaseSettings } from './db/databaseSettings';
 import { isHostName } from './hostName';
 
 /** Everything the server reads from its environment, parsed and checked once at start-up. */
@@ -24,8 +25,8 @@ export interface Config {
 }
 
 export interface ClickStatsConfig {
-  /** SQLite file, created with its folder on first start; ':memory:' keeps counts only while running (tests). */
-  dbPath: string;
+  /** PostgreSQL when DATABASE_URL is set; otherwise the SQLite file CLICKS_DB (':memory:' keeps counts only while running, for tests). */
+  database: DatabaseSettings;
   /** Raw click rows older than this are folded into daily totals and deleted. */
   retentionDays: number;
 }
@@ -159,7 +160,31 @@ function parseClickStats(env: Env): ClickStatsConfig | undefined {
   // Checked even when off, so a typo is found before the operator turns counting back on.
   const retentionDays = parseRetentionDays(env.CLICKS_RETENTION_DAYS);
   if (switchValue === 'off') return undefined;
-  return { dbPath: given(env.CLICKS_DB) ?? defaultClicksDb, retentionDays };
+  const databaseUrl = parseDatabaseUrl(env.DATABASE_URL);
+  const database: DatabaseSettings = databaseUrl ? { engine: 'postgres', url: databaseUrl } : { engine: 'sqlite', file: given(env.CLICKS_DB) ?? defaultClicksDb };
+  return { database, retentionDays };
+}
+
+/** libpq's sslmode values, which node-postgres reads from the URL too. */
+const sslModes = ['disable', 'allow', 'prefer', 'require', 'verify-ca', 'verify-full', 'no-verify'];
+
+/** Checked here so a typo is one clear line; every message shows the URL with its password replaced by ***. */
+function parseDatabaseUrl(raw: string | undefined): string | undefined {
+  const value = given(raw);
+  if (value === undefined) return undefined;
+  const example = 'postgres://user:password@127.0.0.1:5432/auctions_guide';
+  if (!URL.canParse(value)) throw new ConfigError(`DATABASE_URL must be a URL such as ${example}; the value given cannot be read as one`);
+  const url = new URL(value);
+  const shown = redactUrl(value);
+  if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') {
+    throw new ConfigError(`DATABASE_URL must start with postgres:// (PostgreSQL is the only server engine; unset it to use the SQLite file CLICKS_DB), got "${shown}"`);
+  }
+  if (!url.hostname && !url.searchParams.get('host')) throw new ConfigError(`DATABASE_URL must name a host, as in ${example}, got "${shown}"`);
+  const sslMode = url.searchParams.get('sslmode');
+  if (sslMode !== null && !sslModes.includes(sslMode)) {
+    throw new ConfigError(`DATABASE_URL's sslmode must be one of ${sslModes.join(', ')}, got "${sslMode}"`);
+  }
+  return value;
 }
 
 export const defaultRetentionDays = 400;

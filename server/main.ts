@@ -1,9 +1,14 @@
+// First of all: on an older Node it prints one line and exits, before better-sqlite3 could crash the process.
+import './nodeVersion';
 import type { AddressInfo } from 'node:net';
 import { createApp } from './app';
-import { ClickStoreError, openClickStore, type ClickStore } from './clicks/clickStore';
-import { ConfigError, loadConfig, SAMPLE_AFFILIATE_URL } from './config';
+import { ConfigError, loadConfig, SAMPLE_AFFILIATE_URL, type Config } from './config';
+import { maintenanceIntervalMs, runMaintenance } from './db/maintenance';
+import { DatabaseError, openDatabase } from './db/openDatabase';
+import { createStatsStores, type StatsStores } from './db/statsStores';
 import { createHttpServer, shutDown } from './httpServer';
-import { LinkMonitor } from './linkHealth';
+import { memoryLinkCheckLog } from './linkHealth/linkCheckLog';
+import { LinkMonitor } from './linkHealth/linkMonitor';
 import { consoleLogger } from './logger';
 import { ManifestError } from './manifest';
 
@@ -13,28 +18,39 @@ function fail(message: string): never {
   process.exit(1);
 }
 
-/** Raw clicks past the retention period are folded into daily totals at start-up and then once a day. */
-const foldIntervalMs = 24 * 60 * 60 * 1000;
-
-function start() {
-  const startedAt = performance.now();
-  let config;
-  let app;
-  let clickStore: ClickStore | undefined;
-  let linkMonitor: LinkMonitor | undefined;
+/** Everything start-up opens, or a start-up error the operator can fix, which stops the process with one line. */
+async function prepare() {
   try {
-    config = loadConfig();
+    const config = loadConfig();
     // Opened here, not inside createApp, so shutdown can close it after the last request is answered.
-    clickStore = config.clickStats ? openClickStore(config.clickStats) : undefined;
-    if (config.linkCheckHours) {
-      linkMonitor = new LinkMonitor({ url: config.affiliateUrl, intervalMs: config.linkCheckHours * 3_600_000, logger: consoleLogger });
-    }
-    const monitor = linkMonitor;
-    app = createApp(config, { clickStore, linkHealth: monitor && (() => monitor.state) });
+    const stores: StatsStores | undefined = config.clickStats
+      ? createStatsStores(await openDatabase(config.clickStats.database, { logger: consoleLogger }), config.clickStats)
+      : undefined;
+    const linkMonitor = config.linkCheckHours
+      ? new LinkMonitor({
+          url: config.affiliateUrl,
+          intervalMs: config.linkCheckHours * 3_600_000,
+          logger: consoleLogger,
+          // Shared through the database when there is one, so instances take turns and show the same state.
+          log: stores?.linkChecks ?? memoryLinkCheckLog(),
+        })
+      : undefined;
+    const app = createApp(config, { stores, linkHealth: linkMonitor && (() => linkMonitor.state()) });
+    return { config, stores, linkMonitor, app };
   } catch (error) {
-    if (error instanceof ConfigError || error instanceof ManifestError || error instanceof ClickStoreError) fail(error.message);
+    if (error instanceof ConfigError || error instanceof ManifestError || error instanceof DatabaseError) fail(error.message);
     throw error;
   }
+}
+
+function describeCounting(config: Config, stores: StatsStores | undefined): string {
+  if (!stores || !config.clickStats) return 'Click counting is off (CLICK_STATS=off)';
+  return `Counting affiliate clicks in ${stores.database.name}`;
+}
+
+async function start() {
+  const startedAt = performance.now();
+  const { config, stores, linkMonitor, app } = await prepare();
   if (config.affiliateUrl === SAMPLE_AFFILIATE_URL) {
     consoleLogger.info(`AFFILIATE_URL is not set: the buttons point at the sample address ${SAMPLE_AFFILIATE_URL}`);
   }
@@ -50,30 +66,28 @@ function start() {
     const { port } = server.address() as AddressInfo;
     const ms = (performance.now() - startedAt).toFixed(0);
     consoleLogger.info(`Auctions Guide is listening on http://${config.host}:${port} (public URL ${config.siteUrl}; ready in ${ms} ms)`);
-    consoleLogger.info(config.clickStats ? `Counting affiliate clicks in ${config.clickStats.dbPath}` : 'Click counting is off (CLICK_STATS=off)');
+    consoleLogger.info(describeCounting(config, stores));
     linkMonitor?.start();
   });
 
-  const foldTimer = setInterval(() => {
-    try {
-      const folded = clickStore?.foldOldClicks() ?? 0;
-      if (folded > 0) consoleLogger.info(`Folded ${folded} clicks older than ${config.clickStats?.retentionDays} days into daily totals`);
-    } catch (error) {
-      consoleLogger.error('could not fold old clicks into daily totals', error);
-    }
-  }, foldIntervalMs).unref();
+  // Old salts deleted, raw clicks past the retention period folded: now, and then every few minutes (see maintenance.ts).
+  const maintain = () => {
+    if (stores && config.clickStats) void runMaintenance(stores, consoleLogger, config.clickStats.retentionDays);
+  };
+  maintain();
+  const maintenanceTimer = setInterval(maintain, maintenanceIntervalMs).unref();
 
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;
     consoleLogger.info(`${signal} received: finishing in-flight requests, then exiting`);
-    clearInterval(foldTimer);
+    clearInterval(maintenanceTimer);
     linkMonitor?.stop();
-    void shutDown(server, config.shutdownTimeoutMs).then((outcome) => {
+    void shutDown(server, config.shutdownTimeoutMs).then(async (outcome) => {
       if (outcome === 'timeout') consoleLogger.info(`requests still open after ${config.shutdownTimeoutMs} ms were cut off`);
-      // Every acknowledged click is already committed; closing folds the WAL back into the main file.
-      clickStore?.close();
+      // Every acknowledged click is already committed; closing folds SQLite's WAL back into the main file.
+      await stores?.database.close().catch((error: unknown) => consoleLogger.error('closing the database failed', error));
       process.exit(0);
     });
   };
@@ -81,4 +95,4 @@ function start() {
   process.on('SIGINT', () => stop('SIGINT'));
 }
 
-start();
+void start();

@@ -1,7 +1,7 @@
 import type { ReactElement } from 'react';
 import { renderToString } from 'react-dom/server';
 import { HelmetProvider } from 'react-helmet-async';
-import { clickEndpointAttribute } from '../shared/clickReport';
+import { clickEndpointAttribute } from '../shared/clickBeacon';
 import { islandAttributes } from '../shared/islands/attributes';
 import { IslandCollector, IslandContext, islandSlotPattern, type IslandRecord } from '../shared/islands/Island';
 import { PageContext, type PageContextValue } from '../shared/pageContext';

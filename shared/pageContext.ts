@@ -8,7 +8,7 @@ export interface PageContextValue {
   affiliateUrl: string;
   /** When set, each affiliate link adds PARAM=placement so the network reports which button converts. */
   affiliateSubIdParam?: string;
-  /** Click counting (see shared/clickReport.ts): where clicks are reported and how long raw clicks are kept; undefined when off. */
+  /** Click counting (see shared/clickBeacon.ts): where clicks are reported and how long raw clicks are kept; undefined when off. */
   clickCounting?: { endpoint: string; retentionDays: number };
 }
 

@@ -1,13 +1,14 @@
 import type { ReactNode } from 'react';
-import { share, type ClickReport } from '../clicks/clickReport';
-import { describeLinkCheck, type LinkHealthState } from '../linkHealth';
+import { share, type ClickStats } from '../clicks/clickStats';
+import { describeLinkCheck } from '../linkHealth/checkLink';
+import type { LinkHealthState } from '../linkHealth/linkMonitor';
 import { adminCss } from './adminStyles';
 import { ClickChart } from './ClickChart';
 import { placementDescriptions } from './placementDescriptions';
 
 export interface AdminPageProps {
   /** Undefined when click counting is off. */
-  report: ClickReport | undefined;
+  report: ClickStats | undefined;
   /** A range the operator asked for that could not be read; the report then shows the default range. */
   rangeError?: string;
   /** Undefined when the server does not check the link (LINK_CHECK_HOURS unset). */
@@ -58,7 +59,7 @@ function LinkHealthPanel({ linkHealth, affiliateUrl }: Pick<AdminPageProps, 'lin
   );
 }
 
-function RangeForm({ report }: { report: ClickReport }) {
+function RangeForm({ report }: { report: ClickStats }) {
   return (
     <form method="get" action="/admin">
       <label>
@@ -81,7 +82,7 @@ function RangeForm({ report }: { report: ClickReport }) {
   );
 }
 
-function Totals({ report }: { report: ClickReport }) {
+function Totals({ report }: { report: ClickStats }) {
   return (
     <ScrollBox label="Clicks by placement">
       <table>
@@ -153,7 +154,7 @@ function Breakdown({ caption, heading, rows }: { caption: string; heading: strin
   );
 }
 
-function DailyTable({ report }: { report: ClickReport }) {
+function DailyTable({ report }: { report: ClickStats }) {
   const placements = report.totals.map((row) => row.placement);
   return (
     <ScrollBox label="Clicks per day">
@@ -187,19 +188,42 @@ function DailyTable({ report }: { report: ClickReport }) {
   );
 }
 
-/** The operator's private page: link health, then clicks per placement. Rendered per request, never cached. */
-export function AdminPage({ report, rangeError, linkHealth, affiliateUrl }: AdminPageProps) {
+/** The admin pages' document: private, never indexed, styled by the one stylesheet its CSP allows. */
+export function AdminDocument({ title, children }: { title: string; children: ReactNode }) {
   return (
     <html lang="en">
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="robots" content="noindex, nofollow" />
-        <title>Admin: affiliate clicks | Auctions Guide</title>
+        <title>{`${title} | Auctions Guide`}</title>
         <style dangerouslySetInnerHTML={{ __html: adminCss }} />
       </head>
       <body>
-        <main>
+        <main>{children}</main>
+      </body>
+    </html>
+  );
+}
+
+/** Shown with a 503 while the statistics database does not answer; the public pages keep serving meanwhile. */
+export function AdminUnavailablePage({ databaseName }: { databaseName: string }) {
+  return (
+    <AdminDocument title="Admin: statistics unavailable">
+      <h1>Statistics are unavailable</h1>
+      <p className="banner" role="alert">
+        The statistics database ({databaseName}) is not answering, so there is nothing to show right now. The public pages are unaffected;
+        click reports are refused with 503 until it is back, and counting resumes by itself, with no restart.
+      </p>
+      <p>The server log has one line for when it stopped answering, and will have one for when it answers again. Reload this page to try again.</p>
+    </AdminDocument>
+  );
+}
+
+/** The operator's private page: link health, then clicks per placement. Rendered per request, never cached. */
+export function AdminPage({ report, rangeError, linkHealth, affiliateUrl }: AdminPageProps) {
+  return (
+    <AdminDocument title="Admin: affiliate clicks">
           <h1>Affiliate clicks</h1>
           <p className="muted">Private to the operator of this site. Days are UTC.</p>
           <LinkHealthPanel linkHealth={linkHealth} affiliateUrl={affiliateUrl} />
@@ -246,8 +270,6 @@ export function AdminPage({ report, rangeError, linkHealth, affiliateUrl }: Admi
               />
             </>
           )}
-        </main>
-      </body>
-    </html>
+    </AdminDocument>
   );
 }

@@ -1,22 +1,28 @@
-import type Database from 'better-sqlite3';
 import express from 'express';
 import { renderToStaticMarkup } from 'react-dom/server';
-import { readClickReport, reportRange, ReportRangeError, type ReportRange } from '../clicks/clickReport';
-import type { LinkHealthState } from '../linkHealth';
+import { reportRange, ReportRangeError, type ClickStats, type ReportRange } from '../clicks/clickStats';
+import type { LinkHealthState } from '../linkHealth/linkMonitor';
+import type { Logger } from '../logger';
 import { requireAdminToken, setPrivateHeaders } from './adminAuth';
-import { AdminPage } from './AdminPage';
+import { AdminPage, AdminUnavailablePage } from './AdminPage';
 import { adminCssHash } from './adminStyles';
 
 export interface AdminRouteOptions {
   token: string;
   affiliateUrl: string;
-  /** Undefined when click counting is off. */
-  clickDb: Database.Database | undefined;
-  linkHealth: (() => LinkHealthState) | undefined;
+  /** Reads the statistics of a range; undefined when click counting is off. */
+  readStats: ((range: ReportRange) => Promise<ClickStats>) | undefined;
+  /** How the 503 page names the database, e.g. "DATABASE_URL postgres://user:***@db/site". */
+  databaseName?: string;
+  linkHealth: (() => Promise<LinkHealthState>) | undefined;
+  logger: Logger;
 }
 
 /** Its own CSP, stricter than the site's: no script at all, and only the admin stylesheet. */
 const adminCsp = `default-src 'none'; style-src ${adminCssHash}; img-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'`;
+
+/** How long the 503 page asks a client to wait before trying again. */
+const retryAfterSeconds = 30;
 
 const single = (value: unknown) => (typeof value === 'string' ? value : undefined);
 
@@ -34,16 +40,26 @@ function rangeFromQuery(query: Record<string, unknown>): { range: ReportRange; e
 
 /**
  * GET /admin: the operator's view of clicks and link health. It exists only when ADMIN_TOKEN is set,
- * is never linked from the public pages, and is neither cached nor indexed.
+ * is never linked from the public pages, and is neither cached nor indexed. While the database does
+ * not answer it is a 503 page saying so.
  */
-export function adminRoutes({ token, affiliateUrl, clickDb, linkHealth }: AdminRouteOptions): express.Router {
+export function adminRoutes({ token, affiliateUrl, readStats, databaseName = 'the database', linkHealth, logger }: AdminRouteOptions): express.Router {
   const router = express.Router({ caseSensitive: true, strict: true });
-  router.get('/admin', requireAdminToken(token), (req, res) => {
-    const { range, error } = rangeFromQuery(req.query);
-    const report = clickDb ? readClickReport(clickDb, range) : undefined;
-    const html = renderToStaticMarkup(<AdminPage report={report} rangeError={error} linkHealth={linkHealth?.()} affiliateUrl={affiliateUrl} />);
+  router.get('/admin', requireAdminToken(token), async (req, res) => {
     setPrivateHeaders(res);
-    res.set('Content-Security-Policy', adminCsp).type('html').send(`<!DOCTYPE html>${html}`);
+    res.set('Content-Security-Policy', adminCsp).type('html');
+    const { range, error } = rangeFromQuery(req.query);
+    let page;
+    try {
+      const [report, health] = await Promise.all([readStats?.(range), linkHealth?.()]);
+      page = <AdminPage report={report} rangeError={error} linkHealth={health} affiliateUrl={affiliateUrl} />;
+    } catch (failure) {
+      // With click counting off there is no database to blame: that is a fault of ours, not an outage.
+      if (!readStats) throw failure;
+      res.status(503).set('Retry-After', String(retryAfterSeconds));
+      page = <AdminUnavailablePage databaseName={databaseName} />;
+    }
+    res.send(`<!DOCTYPE html>${renderToStaticMarkup(page)}`);
   });
   return router;
 }

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { affiliateHref, type AffiliatePlacement } from '../affiliate';
-import { clickPingUrl } from '../clickReport';
+import { clickPingUrl } from '../clickBeacon';
 import { site } from '../content/site';
 import { usePageContext } from '../pageContext';
 

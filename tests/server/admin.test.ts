@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { openClickStore, type ClickStore } from '../../server/clicks/clickStore';
-import { LinkMonitor } from '../../server/linkHealth';
+import { LinkMonitor } from '../../server/linkHealth/checkLink';
 import { silentLogger } from '../../server/logger';
 import { pagePaths } from '../../shared/routes';
 import { createTestApp } from '../support/testApp';
@@ -29,7 +29,7 @@ function recordClicks(store: ClickStore) {
 
 describe('GET /admin without ADMIN_TOKEN', () => {
   it('does not exist', async () => {
-    await request(createTestApp()).get('/admin').set('Authorization', basic(token)).expect(404);
+    await request(await createTestApp()).get('/admin').set('Authorization', basic(token)).expect(404);
   });
 });
 

@@ -12,7 +12,10 @@ import { createTestApp } from '../support/testApp';
  */
 const budgets = { homeHtml: 14 * 1024, css: 12 * 1024, homeScripts: 75 * 1024 };
 
-const app = createTestApp();
+let app: Awaited<ReturnType<typeof createTestApp>>;
+beforeAll(async () => {
+  app = await createTestApp();
+});
 const manifest = readManifest(distDir);
 
 /**

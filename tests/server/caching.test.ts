@@ -7,7 +7,10 @@ import { readManifest } from '../../server/manifest';
 import { distDir } from '../../server/paths';
 import { createTestApp } from '../support/testApp';
 
-const app = createTestApp();
+let app: Awaited<ReturnType<typeof createTestApp>>;
+beforeAll(async () => {
+  app = await createTestApp();
+});
 const manifest = readManifest(distDir);
 
 /** Fetches over a real socket and keeps the raw body bytes, so tests see exactly what went over the wire. */

@@ -6,7 +6,7 @@ import { createTestApp, testAffiliateUrl } from '../support/testApp';
 
 let html: string;
 beforeAll(async () => {
-  html = (await request(createTestApp()).get('/').expect(200)).text;
+  html = (await request(await createTestApp()).get('/').expect(200)).text;
 });
 
 const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
@@ -134,7 +134,7 @@ describe('the affiliate links', () => {
   });
 
   it('add PARAM=placement when AFFILIATE_SUBID_PARAM is set, keeping the configured query', async () => {
-    const page = (await request(createTestApp({ AFFILIATE_SUBID_PARAM: 'subid' })).get('/').expect(200)).text;
+    const page = (await request(await createTestApp({ AFFILIATE_SUBID_PARAM: 'subid' })).get('/').expect(200)).text;
     const hrefs = anchors(page)
       .filter((tag) => /href="https?:/.test(tag))
       .map((tag) => new URL(attribute(tag, 'href')!.replace(/&amp;/g, '&')));
@@ -188,7 +188,7 @@ describe('the home page images', () => {
   });
 
   it('serve every referenced image file', async () => {
-    const app = createTestApp();
+    const app = await createTestApp();
     const urls = new Set([...html.matchAll(/\s(?:src|srcSet)="([^"]+)"/g)].flatMap((match) => match[1]!.split(',').map((part) => part.trim().split(' ')[0]!)));
     for (const url of urls) {
       if (url.startsWith('/assets/')) continue;

@@ -14,7 +14,7 @@ let server: Server;
 let port: number;
 
 beforeAll(async () => {
-  server = createHttpServer(createTestApp());
+  server = createHttpServer(await createTestApp());
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
   port = (server.address() as AddressInfo).port;

@@ -3,7 +3,10 @@ import { badRequest } from '../../shared/content/errors';
 import { pagePaths } from '../../shared/routes';
 import { createTestApp } from '../support/testApp';
 
-const app = createTestApp();
+let app: Awaited<ReturnType<typeof createTestApp>>;
+beforeAll(async () => {
+  app = await createTestApp();
+});
 
 describe('redirects to canonical paths', () => {
   it.each([

@@ -4,7 +4,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { main, type Output } from '../../scripts/check-link';
-import { checkLink, DEFAULT_USER_AGENT, describeLinkCheck, LinkMonitor, type LinkCheckResult, type LinkVerdict } from '../../server/linkHealth';
+import { checkLink, DEFAULT_USER_AGENT, describeLinkCheck, LinkMonitor, type LinkCheckResult, type LinkVerdict } from '../../server/linkHealth/checkLink';
 import type { Logger } from '../../server/logger';
 import { freePort } from '../support/mainProcess';
 import { projectRoot } from '../../server/paths';

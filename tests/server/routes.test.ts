@@ -6,7 +6,10 @@ import { terms } from '../../shared/content/terms';
 import { notFound } from '../../shared/content/errors';
 import { createTestApp, testSiteUrl } from '../support/testApp';
 
-const app = createTestApp();
+let app: Awaited<ReturnType<typeof createTestApp>>;
+beforeAll(async () => {
+  app = await createTestApp();
+});
 
 /** The text between the first <tag …> and its closing tag, or the attribute value of a matching tag. */
 function headTag(html: string, pattern: RegExp): string | undefined {

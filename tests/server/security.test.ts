@@ -16,7 +16,10 @@ function directives(csp: string): Map<string, string> {
 }
 
 describe('security headers', () => {
-  const app = createTestApp();
+  let app: Awaited<ReturnType<typeof createTestApp>>;
+  beforeAll(async () => {
+    app = await createTestApp();
+  });
 
   it('sends a strict Content-Security-Policy with no inline scripts', async () => {
     const { headers } = await request(app).get('/').expect(200);
@@ -62,7 +65,7 @@ describe('security headers', () => {
   });
 
   it('sends no Strict-Transport-Security on a plain-http site', async () => {
-    const { headers } = await request(createTestApp({ SITE_URL: 'http://localhost:3000' })).get('/');
+    const { headers } = await request(await createTestApp({ SITE_URL: 'http://localhost:3000' })).get('/');
     expect(headers['strict-transport-security']).toBeUndefined();
     expect(headers['content-security-policy']).not.toContain('upgrade-insecure-requests');
   });
@@ -73,7 +76,10 @@ describe('security headers', () => {
  * rules are asserted directly): each of these is worth points or avoids a penalty there.
  */
 describe('the HTTP Observatory rules', () => {
-  const app = createTestApp();
+  let app: Awaited<ReturnType<typeof createTestApp>>;
+  beforeAll(async () => {
+    app = await createTestApp();
+  });
 
   it('has a CSP without unsafe sources, wildcards or data: scripts, that blocks framing and plugins', async () => {
     const { headers } = await request(app).get('/');

@@ -2,7 +2,10 @@ import request from 'supertest';
 import { pagePaths } from '../../shared/routes';
 import { createTestApp, testSiteUrl } from '../support/testApp';
 
-const app = createTestApp();
+let app: Awaited<ReturnType<typeof createTestApp>>;
+beforeAll(async () => {
+  app = await createTestApp();
+});
 
 /** Reads <head> as a link-preview bot does: raw HTML, meta tags by property or name. */
 function metaTags(html: string): Map<string, string> {

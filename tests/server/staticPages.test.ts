@@ -1,7 +1,10 @@
 import request from 'supertest';
 import { createTestApp } from '../support/testApp';
 
-const app = createTestApp();
+let app: Awaited<ReturnType<typeof createTestApp>>;
+beforeAll(async () => {
+  app = await createTestApp();
+});
 const textOf = (html: string) => html.replace(/<[^>]+>/g, ' ').replace(/&#x27;|&rsquo;/g, "'").replace(/&amp;/g, '&').replace(/\s+/g, ' ');
 
 async function page(path: string) {
@@ -71,7 +74,7 @@ describe('the privacy policy on click counting', () => {
   const textOf = (html: string) => html.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ');
 
   it('says what is recorded, for how long (from CLICKS_RETENTION_DAYS) and how to turn it off', async () => {
-    const { text } = await request(createTestApp({ CLICKS_RETENTION_DAYS: '90' })).get('/privacy-policy').expect(200);
+    const { text } = await request(await createTestApp({ CLICKS_RETENTION_DAYS: '90' })).get('/privacy-policy').expect(200);
     const words = textOf(text);
     expect(words).toContain('Counting Clicks on Our Registration Buttons');
     expect(words).toContain('We keep each click record for 90 days.');
@@ -81,7 +84,7 @@ describe('the privacy policy on click counting', () => {
   });
 
   it('leaves the section out when click counting is off', async () => {
-    const { text } = await request(createTestApp({ CLICK_STATS: 'off' })).get('/privacy-policy').expect(200);
+    const { text } = await request(await createTestApp({ CLICK_STATS: 'off' })).get('/privacy-policy').expect(200);
     expect(text).not.toContain('Counting Clicks');
     expect(text).toContain('We do not log your IP address');
   });

@@ -1,7 +1,10 @@
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
+import type { Express } from 'express';
 import { createApp, type AppOptions } from '../../server/app';
 import { loadConfig, type Config } from '../../server/config';
+import { openDatabase } from '../../server/db/openDatabase';
+import { createStatsStores, type StatsStores } from '../../server/db/statsStores';
 import { createHttpServer } from '../../server/httpServer';
 import { silentLogger } from '../../server/logger';
 
@@ -13,8 +16,17 @@ export function testConfig(env: Record<string, string> = {}): Config {
   return loadConfig({ AFFILIATE_URL: testAffiliateUrl, SITE_URL: testSiteUrl, CLICKS_DB: ':memory:', ...env });
 }
 
-export function createTestApp(env: Record<string, string> = {}, options: AppOptions = {}) {
-  return createApp(testConfig(env), { logger: silentLogger, ...options });
+/** Opens the stores the configuration names, as server/main.ts does; undefined when click counting is off. */
+export async function openTestStores(config: Config): Promise<StatsStores | undefined> {
+  if (!config.clickStats) return undefined;
+  return createStatsStores(await openDatabase(config.clickStats.database, { logger: silentLogger }), config.clickStats);
+}
+
+/** The app on the given stores, or on stores of its own (an in-memory SQLite database unless env names another). */
+export async function createTestApp(env: Record<string, string> = {}, options: AppOptions = {}): Promise<Express> {
+  const config = testConfig(env);
+  const stores = options.stores ?? (await openTestStores(config));
+  return createApp(config, { logger: silentLogger, ...options, stores });
 }
 
 export interface RunningServer {
@@ -25,7 +37,7 @@ export interface RunningServer {
 
 /** Starts the app on an ephemeral loopback port, as the browser tests need a real socket. */
 export async function startTestServer(env: Record<string, string> = {}, options: AppOptions = {}): Promise<RunningServer> {
-  const server = createHttpServer(createTestApp({ SITE_URL: 'http://127.0.0.1', ...env }, options));
+  const server = createHttpServer(await createTestApp({ SITE_URL: 'http://127.0.0.1', ...env }, options));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {

@@ -1,4 +1,5 @@
-import type Database from 'better-sqlite3';
+import { sql, type Kysely } from 'kysely';
+import type { Schema } from '../db/schema';
 import { affiliatePlacements } from '../../shared/affiliate';
 import { addDays, isDay, utcDay } from './utcDay';
 
@@ -8,7 +9,7 @@ export interface ClickCount {
   visitors: number;
 }
 
-export interface ClickReport {
+export interface ClickStats {
   /** First and last UTC day of the report, both included. */
   from: string;
   to: string;
@@ -59,31 +60,48 @@ export const share = (part: number, whole: number) => (whole === 0 ? '–' : `${
 const emptyCount = (): ClickCount => ({ clicks: 0, visitors: 0 });
 
 function add(target: ClickCount, row: ClickCount): void {
-  target.clicks += row.clicks;
-  target.visitors += row.visitors;
+  // Number(): counts may arrive as strings from a driver; the sum must never become text.
+  target.clicks += Number(row.clicks);
+  target.visitors += Number(row.visitors);
 }
 
-/** Reads the clicks of a range: raw rows for recent days, daily totals for days past the retention period. */
-export function readClickReport(db: Database.Database, { from, to }: ReportRange): ClickReport {
-  const range = { from, to };
-  const perPlacement = db
-    .prepare(
-      `SELECT day, placement, count(*) AS clicks, count(DISTINCT visitor) AS visitors
-         FROM clicks WHERE day BETWEEN @from AND @to GROUP BY day, placement
-       UNION ALL
-       SELECT day, placement, clicks, visitors FROM daily_totals WHERE day BETWEEN @from AND @to`,
-    )
-    .all(range) as { day: string; placement: string; clicks: number; visitors: number }[];
-  const perDay = db
-    .prepare(`SELECT day, count(*) AS clicks, count(DISTINCT visitor) AS visitors FROM clicks WHERE day BETWEEN @from AND @to GROUP BY day`)
-    .all(range) as { day: string; clicks: number; visitors: number }[];
+const counted = <Row extends { clicks: number }>(row: Row): Row => ({ ...row, clicks: Number(row.clicks) });
+
+/** Reads the clicks of a range, on either engine: raw rows for recent days, daily totals for days past the retention period. */
+export async function readClickStats(db: Kysely<Schema>, { from, to }: ReportRange): Promise<ClickStats> {
+  const inRange = db.selectFrom('clicks').where('day', '>=', from).where('day', '<=', to);
+  const [rawPerPlacement, folded, perDay, devices, referrers] = await Promise.all([
+    inRange
+      .groupBy(['day', 'placement'])
+      .select((eb) => ['day', 'placement', eb.fn.countAll<number>().as('clicks'), eb.fn.count<number>('visitor').distinct().as('visitors')])
+      .execute(),
+    db.selectFrom('daily_totals').where('day', '>=', from).where('day', '<=', to).select(['day', 'placement', 'clicks', 'visitors']).execute(),
+    inRange
+      .groupBy('day')
+      .select((eb) => ['day', eb.fn.countAll<number>().as('clicks'), eb.fn.count<number>('visitor').distinct().as('visitors')])
+      .execute(),
+    inRange
+      .groupBy('device')
+      .select((eb) => ['device', eb.fn.countAll<number>().as('clicks')])
+      .orderBy('clicks', 'desc')
+      .orderBy('device')
+      .execute(),
+    inRange
+      .groupBy('referrer_host')
+      .select((eb) => [eb.fn.coalesce('referrer_host', sql.lit('')).as('host'), eb.fn.countAll<number>().as('clicks')])
+      .orderBy('clicks', 'desc')
+      .orderBy('host')
+      .limit(10)
+      .execute(),
+  ]);
+  const perPlacement = [...rawPerPlacement, ...folded];
 
   const knownPlacements: readonly string[] = affiliatePlacements;
   const retired = [...new Set(perPlacement.map((row) => row.placement))].filter((placement) => placement !== '*' && !knownPlacements.includes(placement)).sort();
   const placements = [...knownPlacements, ...retired];
 
-  const days: ClickReport['days'] = [];
-  const byDay = new Map<string, ClickReport['days'][number]>();
+  const days: ClickStats['days'] = [];
+  const byDay = new Map<string, ClickStats['days'][number]>();
   for (let day = from; day <= to; day = addDays(day, 1)) {
     const entry = { day, all: emptyCount(), placements: Object.fromEntries(placements.map((placement) => [placement, emptyCount()])) };
     days.push(entry);
@@ -109,15 +127,5 @@ export function readClickReport(db: Database.Database, { from, to }: ReportRange
   const all = emptyCount();
   for (const entry of days) add(all, entry.all);
 
-  const devices = db
-    .prepare(`SELECT device, count(*) AS clicks FROM clicks WHERE day BETWEEN @from AND @to GROUP BY device ORDER BY clicks DESC, device`)
-    .all(range) as { device: string; clicks: number }[];
-  const referrers = db
-    .prepare(
-      `SELECT coalesce(referrer_host, '') AS host, count(*) AS clicks FROM clicks WHERE day BETWEEN @from AND @to
-       GROUP BY host ORDER BY clicks DESC, host LIMIT 10`,
-    )
-    .all(range) as { host: string; clicks: number }[];
-
-  return { from, to, days, totals, all, devices, referrers };
+  return { from, to, days, totals, all, devices: devices.map(counted), referrers: referrers.map(counted) };
 }

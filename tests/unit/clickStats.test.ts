@@ -1,6 +1,6 @@
-import { readClickReport, reportRange, ReportRangeError } from '../../server/clicks/clickReport';
+import { readClickStats, reportRange, ReportRangeError } from '../../server/clicks/clickStats';
 import { openClickStore, type Click, type ClickStore } from '../../server/clicks/clickStore';
-import { formatReportCsv, formatReportJson, formatReportTable } from '../../server/clicks/formatReport';
+import { formatStatsCsv, formatStatsJson, formatStatsTable } from '../../server/clicks/formatStats';
 
 const now = new Date('2026-11-21T15:00:00Z');
 
@@ -29,7 +29,7 @@ describe('reportRange', () => {
   });
 });
 
-describe('readClickReport', () => {
+describe('readClickStats', () => {
   let store: ClickStore;
   const click = (at: string, placement: string, visitor: string, extra: Partial<Click> = {}): Click => ({
     at: new Date(at),
@@ -56,7 +56,7 @@ describe('readClickReport', () => {
   afterEach(() => store.close());
 
   it('counts clicks and unique visitors per placement per day', () => {
-    const report = readClickReport(store.db, { from: '2026-11-20', to: '2026-11-21' });
+    const report = readClickStats(store.db, { from: '2026-11-20', to: '2026-11-21' });
     expect(report.days.map((entry) => entry.day)).toEqual(['2026-11-20', '2026-11-21']);
     expect(report.days[0]?.placements.hero).toEqual({ clicks: 2, visitors: 1 });
     expect(report.days[0]?.placements.bonus).toEqual({ clicks: 1, visitors: 1 });
@@ -65,7 +65,7 @@ describe('readClickReport', () => {
   });
 
   it('totals every placement in page order, zeros included', () => {
-    const report = readClickReport(store.db, { from: '2026-11-20', to: '2026-11-21' });
+    const report = readClickStats(store.db, { from: '2026-11-20', to: '2026-11-21' });
     expect(report.totals).toEqual([
       { placement: 'hero', clicks: 3, visitors: 2 },
       { placement: 'explainer', clicks: 0, visitors: 0 },
@@ -78,14 +78,14 @@ describe('readClickReport', () => {
   });
 
   it('reads folded days from the daily totals', () => {
-    const report = readClickReport(store.db, { from: '2026-11-01', to: '2026-11-01' });
+    const report = readClickStats(store.db, { from: '2026-11-01', to: '2026-11-01' });
     expect(store.db.prepare("SELECT count(*) AS n FROM clicks WHERE day = '2026-11-01'").get()).toEqual({ n: 0 });
     expect(report.days[0]?.placements.explainer).toEqual({ clicks: 2, visitors: 2 });
     expect(report.all).toEqual({ clicks: 2, visitors: 2 });
   });
 
   it('breaks raw clicks down by device and referring site', () => {
-    const report = readClickReport(store.db, { from: '2026-11-20', to: '2026-11-21' });
+    const report = readClickStats(store.db, { from: '2026-11-20', to: '2026-11-21' });
     expect(report.devices).toEqual([
       { device: 'mobile', clicks: 3 },
       { device: 'desktop', clicks: 1 },
@@ -98,13 +98,13 @@ describe('readClickReport', () => {
 
   it('keeps clicks of a placement no longer on the page, after the current ones', () => {
     store.record(click('2026-11-21T11:00:00Z', 'sidebar', 'e'));
-    const report = readClickReport(store.db, { from: '2026-11-21', to: '2026-11-21' });
+    const report = readClickStats(store.db, { from: '2026-11-21', to: '2026-11-21' });
     expect(report.totals.at(-1)).toEqual({ placement: 'sidebar', clicks: 1, visitors: 1 });
   });
 
   describe('formats', () => {
     it('prints a readable table: per day per placement, then totals with shares', () => {
-      const text = formatReportTable(readClickReport(store.db, { from: '2026-11-20', to: '2026-11-21' }));
+      const text = formatStatsTable(readClickStats(store.db, { from: '2026-11-20', to: '2026-11-21' }));
       expect(text).toContain('Affiliate clicks, 2026-11-20 to 2026-11-21 (UTC, 2 days)');
       expect(text).toMatch(/^2026-11-21 {2}hero +1 +1$/m);
       expect(text).toMatch(/^2026-11-20 {2}hero +2 +1$/m);
@@ -114,11 +114,11 @@ describe('readClickReport', () => {
     });
 
     it('says so when there are no clicks', () => {
-      expect(formatReportTable(readClickReport(store.db, { from: '2025-01-01', to: '2025-01-02' }))).toContain('No clicks in this range.');
+      expect(formatStatsTable(readClickStats(store.db, { from: '2025-01-01', to: '2025-01-02' }))).toContain('No clicks in this range.');
     });
 
     it('exports CSV with a row per day and placement', () => {
-      const csv = formatReportCsv(readClickReport(store.db, { from: '2026-11-20', to: '2026-11-21' })).trim().split('\n');
+      const csv = formatStatsCsv(readClickStats(store.db, { from: '2026-11-20', to: '2026-11-21' })).trim().split('\n');
       expect(csv[0]).toBe('day,placement,clicks,visitors');
       expect(csv).toHaveLength(1 + 2 * 6);
       expect(csv).toContain('2026-11-20,hero,2,1');
@@ -126,8 +126,8 @@ describe('readClickReport', () => {
     });
 
     it('exports JSON that parses back to the report', () => {
-      const report = readClickReport(store.db, { from: '2026-11-20', to: '2026-11-21' });
-      expect(JSON.parse(formatReportJson(report))).toEqual(report);
+      const report = readClickStats(store.db, { from: '2026-11-20', to: '2026-11-21' });
+      expect(JSON.parse(formatStatsJson(report))).toEqual(report);
     });
   });
 });

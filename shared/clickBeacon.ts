@@ -1,15 +1,15 @@
 /**
- * The click report the browser sends when a visitor follows an affiliate link, shared by the
+ * The click beacon's wire format: what the browser sends when a visitor follows an affiliate link, shared by the
  * client (client/clickReporter.ts) and the server (server/clicks/clickRoute.ts).
  */
 export const clickEndpoint = '/api/clicks';
 
-export const clickReportLimits = {
+export const clickBeaconLimits = {
   /** A report is a few dozen bytes; anything bigger is not one. */
   maxBytes: 256,
 };
 
-export interface ClickReportBody {
+export interface ClickBeaconBody {
   placement: string;
   /** The page's path, one of the site's routes. */
   page: string;

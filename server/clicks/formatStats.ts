@@ -1,4 +1,4 @@
-import { share, type ClickReport } from './clickReport';
+import { share, type ClickStats } from './clickStats';
 
 /** Left-aligns the first `textColumns` columns and right-aligns the numbers after them, two spaces apart. */
 function table(rows: string[][], textColumns: number): string {
@@ -14,7 +14,7 @@ function table(rows: string[][], textColumns: number): string {
 }
 
 /** The report as the terminal table `npm run stats` prints: clicks per placement per day, then totals. */
-export function formatReportTable(report: ClickReport): string {
+export function formatStatsTable(report: ClickStats): string {
   const dayCount = report.days.length;
   const lines = [`Affiliate clicks, ${report.from} to ${report.to} (UTC, ${dayCount} day${dayCount === 1 ? '' : 's'})`, ''];
 
@@ -45,7 +45,7 @@ export function formatReportTable(report: ClickReport): string {
 const csvField = (value: string) => (/[",\r\n]/.test(value) ? `"${value.replaceAll('"', '""')}"` : value);
 
 /** One row per day and placement, zeros included, so a spreadsheet can pivot it as it likes. */
-export function formatReportCsv(report: ClickReport): string {
+export function formatStatsCsv(report: ClickStats): string {
   const rows = ['day,placement,clicks,visitors'];
   for (const entry of report.days) {
     for (const [placement, count] of Object.entries(entry.placements)) {
@@ -55,6 +55,6 @@ export function formatReportCsv(report: ClickReport): string {
   return `${rows.join('\n')}\n`;
 }
 
-export function formatReportJson(report: ClickReport): string {
+export function formatStatsJson(report: ClickStats): string {
   return `${JSON.stringify(report, null, 2)}\n`;
 }

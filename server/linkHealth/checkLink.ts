@@ -1,5 +1,4 @@
 import { STATUS_CODES } from 'node:http';
-import type { Logger } from './logger';
 
 /**
  * 'broken' means the partner says the page is gone (404, 410). 'blocked' means it refused a robot
@@ -127,7 +126,7 @@ function fieldsOf(error: unknown): { message?: unknown; code?: unknown; cause?: 
   return typeof error === 'object' && error !== null ? error : {};
 }
 
-function messageOf(error: unknown): string {
+export function messageOf(error: unknown): string {
   const { message } = fieldsOf(error);
   return typeof message === 'string' ? message : String(error);
 }
@@ -139,7 +138,7 @@ function errorCode(error: unknown): string | undefined {
   return Array.isArray(errors) ? errorCode(errors[0]) : undefined;
 }
 
-function firstLine(text: string): string {
+export function firstLine(text: string): string {
   return text.split('\n', 1)[0]?.trim() ?? '';
 }
 
@@ -158,101 +157,4 @@ export function describeLinkCheck(result: LinkCheckResult): string {
   }
   const hops = result.redirects === 0 ? '' : ` after ${result.redirects} redirect${result.redirects === 1 ? '' : 's'}`;
   return `${describeStatus(result.status)}${hops} in ${result.ms} ms${landedElsewhere}`;
-}
-
-export interface LinkHealthState {
-  last?: LinkCheckResult;
-  consecutiveBroken: number;
-  /** True after two or more broken (404/410) checks in a row: one alone may be a partner's passing hiccup. */
-  broken: boolean;
-}
-
-export interface LinkMonitorOptions {
-  url: string;
-  intervalMs: number;
-  logger: Logger;
-  /** Default checkLink. */
-  check?: (url: string) => Promise<LinkCheckResult>;
-}
-
-const BROKEN_AFTER = 2;
-
-/** Checks one address now and every intervalMs, and logs loudly once it has looked broken twice in a row. State lives in memory only. */
-export class LinkMonitor {
-  private readonly url: string;
-  private readonly intervalMs: number;
-  private readonly logger: Logger;
-  private readonly check: (url: string) => Promise<LinkCheckResult>;
-  private current: LinkHealthState = { consecutiveBroken: 0, broken: false };
-  private timer: NodeJS.Timeout | undefined;
-  private inFlight: Promise<LinkCheckResult> | undefined;
-
-  constructor(options: LinkMonitorOptions) {
-    this.url = options.url;
-    this.intervalMs = options.intervalMs;
-    this.logger = options.logger;
-    this.check = options.check ?? ((url) => checkLink(url));
-  }
-
-  /** Checks right away, then every intervalMs; the timer never keeps the process alive on its own. */
-  start(): void {
-    if (this.timer) return;
-    this.timer = setInterval(() => void this.runCheck(), this.intervalMs).unref();
-    void this.runCheck();
-  }
-
-  stop(): void {
-    clearInterval(this.timer);
-    this.timer = undefined;
-  }
-
-  /** One check now. A call while one is running gets that check's result rather than hitting the partner twice. */
-  runCheck(): Promise<LinkCheckResult> {
-    this.inFlight ??= this.checkAndRecord().finally(() => {
-      this.inFlight = undefined;
-    });
-    return this.inFlight;
-  }
-
-  get state(): LinkHealthState {
-    return { ...this.current };
-  }
-
-  private async checkAndRecord(): Promise<LinkCheckResult> {
-    const checkedAt = new Date();
-    // checkLink never throws, but a substituted check might; the timer calls us with nobody to catch.
-    const result = await this.check(this.url).catch(
-      (error: unknown): LinkCheckResult => ({
-        checkedAt,
-        url: this.url,
-        finalUrl: this.url,
-        redirects: 0,
-        ms: Date.now() - checkedAt.getTime(),
-        error: firstLine(messageOf(error)) || 'check failed',
-        verdict: 'error',
-      }),
-    );
-    this.record(result);
-    return result;
-  }
-
-  private record(result: LinkCheckResult): void {
-    const previous = this.current;
-    // 'blocked' and 'error' say nothing about whether the page is gone, so they neither add to nor end a streak.
-    const consecutiveBroken =
-      result.verdict === 'broken' ? previous.consecutiveBroken + 1 : result.verdict === 'ok' ? 0 : previous.consecutiveBroken;
-    this.current = { last: result, consecutiveBroken, broken: consecutiveBroken >= BROKEN_AFTER };
-
-    const outcome = result.status === undefined ? result.error : String(result.status);
-    this.logger.info(`${result.checkedAt.toISOString()} link check ${result.url}: ${outcome} (${result.verdict})`);
-    if (result.verdict === 'broken' && this.current.broken) {
-      this.logger.error(
-        `affiliate link looks broken: ${result.url} answered ${result.status} on ${consecutiveBroken} checks in a row; check AFFILIATE_URL`,
-      );
-    } else if (result.verdict === 'ok' && previous.broken) {
-      this.logger.info(
-        `affiliate link works again: ${result.url} answered ${result.status} after ${previous.consecutiveBroken} broken checks in a row`,
-      );
-    }
-  }
 }

@@ -1,0 +1,54 @@
+import type { Logger } from '../logger';
+
+/**
+ * Whether the database answered its last request. Every query and connection passes through watch()
+ * (see availabilityDialect.ts), so an outage is logged once, when it starts, and once more when the
+ * database answers again: never once per request.
+ */
+export interface Availability {
+  readonly available: boolean;
+  watch<T>(operation: Promise<T>): Promise<T>;
+  /** An error reported outside a query, such as an idle pooled connection that the server closed. */
+  failed(error: unknown): void;
+}
+
+export function createAvailability(name: string, logger: Logger, now: () => number = Date.now): Availability {
+  let downSince: number | undefined;
+  const failed = (error: unknown) => {
+    if (downSince !== undefined) return;
+    downSince = now();
+    logger.error(`the database stopped answering (${name}): ${firstLine(error)}; click reports get 503 and /admin is unavailable until it is back`);
+  };
+  const succeeded = () => {
+    if (downSince === undefined) return;
+    const seconds = Math.round((now() - downSince) / 1000);
+    downSince = undefined;
+    logger.info(`the database answers again (${name}) after ${seconds} s; counting resumed`);
+  };
+  return {
+    get available() {
+      return downSince === undefined;
+    },
+    watch(operation) {
+      return operation.then(
+        (value) => {
+          succeeded();
+          return value;
+        },
+        (error: unknown) => {
+          failed(error);
+          throw error;
+        },
+      );
+    },
+    failed,
+  };
+}
+
+/** The first line of an error's message: the useful part, without a stack or a query's text. */
+export function firstLine(error: unknown): string {
+  const message = error instanceof Error || (typeof error === 'object' && error !== null && 'message' in error) ? String((error as Error).message) : String(error);
+  const code = typeof error === 'object' && error !== null && 'code' in error ? String((error as { code: unknown }).code) : '';
+  const line = message.split('\n', 1)[0]!.trim();
+  return line || code || 'unknown error';
+}

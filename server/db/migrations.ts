@@ -1,0 +1,118 @@
+import { sql, type ColumnDefinitionBuilder, type Kysely } from 'kysely';
+import type { Engine } from './databaseSettings';
+
+type Migration = (db: Kysely<any>, engine: Engine) => Promise<void>;
+
+/** An auto-numbered primary key: SQLite's rowid alias, or a PostgreSQL identity column. */
+function idColumn(engine: Engine) {
+  return [engine === 'postgres' ? 'bigint' : 'integer', (column: ColumnDefinitionBuilder) =>
+    engine === 'postgres' ? column.primaryKey().generatedByDefaultAsIdentity() : column.primaryKey()] as const;
+}
+
+/**
+ * The schema's history, one step per version, for both engines. A released step is never edited: a
+ * change is a new step. The steps applied are listed in schema_migrations.
+ */
+export const migrations: readonly Migration[] = [
+  // 1: raw clicks, and the daily totals they are folded into once older than the retention period.
+  // "if not exists": SQLite files from before schema_migrations existed already hold these tables.
+  async (db, engine) => {
+    await db.schema
+      .createTable('clicks')
+      .ifNotExists()
+      .addColumn('id', ...idColumn(engine))
+      .addColumn('at', 'bigint', (column) => column.notNull())
+      .addColumn('day', 'text', (column) => column.notNull())
+      .addColumn('placement', 'text', (column) => column.notNull())
+      .addColumn('page', 'text', (column) => column.notNull())
+      .addColumn('referrer_host', 'text')
+      .addColumn('device', 'text', (column) => column.notNull())
+      .addColumn('visitor', 'text', (column) => column.notNull())
+      .addColumn('via', 'text', (column) => column.notNull())
+      .execute();
+    await db.schema.createIndex('clicks_by_day').ifNotExists().on('clicks').columns(['day', 'placement']).execute();
+    await db.schema
+      .createTable('daily_totals')
+      .ifNotExists()
+      .addColumn('day', 'text', (column) => column.notNull())
+      .addColumn('placement', 'text', (column) => column.notNull())
+      .addColumn('clicks', 'integer', (column) => column.notNull())
+      .addColumn('visitors', 'integer', (column) => column.notNull())
+      .addPrimaryKeyConstraint('daily_totals_pk', ['day', 'placement'])
+      .execute();
+  },
+  // 2: state that several instances share: the daily salt, link-check history, and jobs run once per period.
+  async (db, engine) => {
+    await db.schema
+      .createTable('visitor_salts')
+      .addColumn('day', 'text', (column) => column.primaryKey())
+      .addColumn('salt', 'text', (column) => column.notNull())
+      .execute();
+    await db.schema
+      .createTable('link_checks')
+      .addColumn('id', ...idColumn(engine))
+      .addColumn('checked_at', 'bigint', (column) => column.notNull())
+      .addColumn('url', 'text', (column) => column.notNull())
+      .addColumn('final_url', 'text', (column) => column.notNull())
+      .addColumn('status', 'integer')
+      .addColumn('redirects', 'integer', (column) => column.notNull())
+      .addColumn('ms', 'integer', (column) => column.notNull())
+      .addColumn('error', 'text')
+      .addColumn('verdict', 'text', (column) => column.notNull())
+      .execute();
+    await db.schema.createIndex('link_checks_by_time').on('link_checks').column('checked_at').execute();
+    await db.schema
+      .createTable('job_runs')
+      .addColumn('job', 'text', (column) => column.notNull())
+      .addColumn('period', 'text', (column) => column.notNull())
+      .addColumn('claimed_at', 'bigint', (column) => column.notNull())
+      .addPrimaryKeyConstraint('job_runs_pk', ['job', 'period'])
+      .execute();
+  },
+];
+
+/** A database written by a newer version of the site: this one must not touch it. */
+export class SchemaTooNewError extends Error {
+  override name = 'SchemaTooNewError';
+  constructor(readonly found: number) {
+    super(`schema ${found}, this version of the site knows ${migrations.length}`);
+  }
+}
+
+/** Any number that fits: the key PostgreSQL's advisory lock takes, so instances starting together migrate one at a time. */
+const migrationLockKey = 7_305_141_922;
+
+async function appliedVersion(db: Kysely<any>): Promise<number> {
+  const row = await db.selectFrom('schema_migrations').select((eb) => eb.fn.max<number | null>('version').as('version')).executeTakeFirst();
+  return Number(row?.version ?? 0);
+}
+
+/**
+ * Brings the schema up to date in one transaction. On PostgreSQL the transaction first takes an advisory
+ * lock, so when several instances start together one migrates and the others then find nothing to do.
+ */
+export async function migrate(db: Kysely<any>, engine: Engine, now: () => number = Date.now): Promise<number> {
+  return db.transaction().execute(async (trx) => {
+    if (engine === 'postgres') await sql`select pg_advisory_xact_lock(${sql.lit(migrationLockKey)})`.execute(trx);
+    await trx.schema
+      .createTable('schema_migrations')
+      .ifNotExists()
+      .addColumn('version', 'integer', (column) => column.primaryKey())
+      .addColumn('applied_at', 'bigint', (column) => column.notNull())
+      .execute();
+    const version = await appliedVersion(trx);
+    if (version > migrations.length) throw new SchemaTooNewError(version);
+    for (let next = version + 1; next <= migrations.length; next += 1) {
+      await migrations[next - 1]!(trx, engine);
+      await trx.insertInto('schema_migrations').values({ version: next, applied_at: now() }).execute();
+    }
+    return migrations.length;
+  });
+}
+
+/** For readers that must not write (npm run stats): the version the database is at, checked against this code. */
+export async function checkSchemaVersion(db: Kysely<any>): Promise<number> {
+  const version = await appliedVersion(db);
+  if (version > migrations.length) throw new SchemaTooNewError(version);
+  return version;
+}

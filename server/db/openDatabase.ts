@@ -1,0 +1,183 @@
+import { randomUUID } from 'node:crypto';
+import { existsSync, mkdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+import BetterSqlite from 'better-sqlite3';
+import { Kysely, PostgresDialect, sql, SqliteDialect, type Dialect } from 'kysely';
+import pg from 'pg';
+import type { Logger } from '../logger';
+import { createAvailability, firstLine, type Availability } from './availability';
+import { withAvailability } from './availabilityDialect';
+import { describeDatabase, type DatabaseSettings, type Engine } from './databaseSettings';
+import { checkSchemaVersion, migrate, SchemaTooNewError } from './migrations';
+import type { Schema } from './schema';
+
+/** The open statistics database, whichever engine holds it. Opened by server/main.ts (or a script), never by createApp. */
+export interface AppDatabase {
+  readonly engine: Engine;
+  readonly db: Kysely<Schema>;
+  /** How messages name it: "CLICKS_DB data/clicks.sqlite" or "DATABASE_URL postgres://user:***@host/db". */
+  readonly name: string;
+  readonly availability: Availability;
+  close(): Promise<void>;
+}
+
+/** The database cannot be used: one line that names the variable and says what to do; never a password. */
+export class DatabaseError extends Error {
+  override name = 'DatabaseError';
+}
+
+export interface OpenDatabaseOptions {
+  logger: Logger;
+  /** For readers such as npm run stats: no file is created, no schema step run, nothing written. */
+  readOnly?: boolean;
+}
+
+/**
+ * Opens the database, checks the connection, brings the schema up to date (or, read-only, checks that
+ * this code can read it) and proves a write, so the server refuses to start rather than run without counting.
+ */
+export async function openDatabase(settings: DatabaseSettings, { logger, readOnly = false }: OpenDatabaseOptions): Promise<AppDatabase> {
+  const name = describeDatabase(settings);
+  const availability = createAvailability(name, logger);
+  const { dialect, explain } = settings.engine === 'sqlite' ? sqliteDialect(settings.file, readOnly) : postgresDialect(settings.url, availability);
+  const db = new Kysely<Schema>({ dialect: withAvailability(dialect, availability) });
+  const fail = async (error: unknown): Promise<never> => {
+    await db.destroy().catch(() => {});
+    if (error instanceof SchemaTooNewError) {
+      throw new DatabaseError(`${name} was written by a newer version of this site (${error.message}); run that version, or point the variable elsewhere`);
+    }
+    throw error instanceof DatabaseError ? error : new DatabaseError(`${name} ${explain(error)}`);
+  };
+  try {
+    await sql`select 1`.execute(db);
+    if (readOnly) {
+      if ((await readableVersion(db)) === 0) {
+        throw new DatabaseError(`${name} is not a click database this version of the site can read: start the server once with it to set it up`);
+      }
+    } else {
+      await migrate(db, settings.engine);
+      await proveWrite(db);
+    }
+  } catch (error) {
+    return fail(error);
+  }
+  return { engine: settings.engine, db, name, availability, close: () => db.destroy() };
+}
+
+async function readableVersion(db: Kysely<Schema>): Promise<number> {
+  try {
+    return await checkSchemaVersion(db);
+  } catch (error) {
+    if (error instanceof SchemaTooNewError) throw error;
+    return 0; // No schema_migrations table: an empty file, another program's database, or one from before version 2.
+  }
+}
+
+/** A write rolled back: what fails on a read-only file or a role without INSERT, now rather than at the first click. */
+async function proveWrite(db: Kysely<Schema>): Promise<void> {
+  const rollback = new Error('rollback');
+  await db
+    .transaction()
+    .execute(async (trx) => {
+      await trx.insertInto('job_runs').values({ job: 'write-check', period: randomUUID(), claimed_at: Date.now() }).execute();
+      throw rollback;
+    })
+    .catch((error: unknown) => {
+      if (error !== rollback) throw error;
+    });
+}
+
+interface EngineDialect {
+  dialect: Dialect;
+  /** The end of a sentence that starts with the database's name. */
+  explain(error: unknown): string;
+}
+
+function sqliteDialect(file: string, readOnly: boolean): EngineDialect {
+  const explain = (error: unknown) => explainSqlite(error);
+  if (file !== ':memory:') {
+    const resolved = path.resolve(file);
+    if (existsSync(resolved) && statSync(resolved).isDirectory()) {
+      throw new DatabaseError(`CLICKS_DB ${file} is a folder; name a file inside it, such as ${path.join(file, 'clicks.sqlite')}`);
+    }
+    if (readOnly && !existsSync(resolved)) {
+      throw new DatabaseError(`there is no click database at ${file} yet: the server creates it when it first starts with click counting on`);
+    }
+  }
+  let database: BetterSqlite.Database;
+  try {
+    if (file !== ':memory:' && !readOnly) mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+    database = new BetterSqlite(file, readOnly ? { readonly: true, fileMustExist: true } : {});
+  } catch (error) {
+    throw new DatabaseError(`CLICKS_DB ${file} ${explain(error)}`);
+  }
+  try {
+    // WAL lets readers (npm run stats) work while the server writes; NORMAL still keeps every committed
+    // transaction through a crash of this process (only a power cut can lose the last few).
+    if (!readOnly) {
+      database.pragma('journal_mode = WAL');
+      database.pragma('synchronous = NORMAL');
+    }
+    database.pragma('busy_timeout = 5000');
+    const check = database.pragma('quick_check', { simple: true });
+    if (check !== 'ok') throw new DatabaseError(`CLICKS_DB ${file} is damaged (${String(check)}); move it aside to start counting afresh`);
+  } catch (error) {
+    database.close();
+    throw error instanceof DatabaseError ? error : new DatabaseError(`CLICKS_DB ${file} ${explain(error)}`);
+  }
+  return { dialect: new SqliteDialect({ database }), explain };
+}
+
+function explainSqlite(error: unknown): string {
+  const code = String((error as { code?: unknown }).code ?? '');
+  const detail = firstLine(error);
+  if (code === 'SQLITE_NOTADB' || code.startsWith('SQLITE_CORRUPT')) {
+    return `is damaged or not a SQLite database (${detail}); move it aside to start counting afresh`;
+  }
+  if (['SQLITE_READONLY', 'SQLITE_CANTOPEN', 'SQLITE_PERM', 'EACCES', 'ENOTDIR', 'EEXIST'].some((prefix) => code.startsWith(prefix))) {
+    return `cannot be opened for writing (${detail}); check that the file and its folder are writable by this user`;
+  }
+  return `cannot be used: ${detail}`;
+}
+
+/** PostgreSQL's bigint (count(*), sums, millisecond times) as a JavaScript number: every value here fits in 2^53. */
+const pgTypes = {
+  getTypeParser: ((oid: number, format?: string) =>
+    oid === pg.types.builtins.INT8 ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
+};
+
+function postgresDialect(url: string, availability: Availability): EngineDialect {
+  // The URL's own sslmode (disable, require, verify-full, ...) decides TLS, as libpq's clients do.
+  const pool = new pg.Pool({
+    connectionString: url,
+    types: pgTypes,
+    max: 10,
+    connectionTimeoutMillis: 5_000,
+    idleTimeoutMillis: 30_000,
+    query_timeout: 10_000,
+    application_name: 'auctions-guide',
+  });
+  // An idle pooled connection that the server closes (a restart, an outage) emits 'error'; unhandled, it would end the process.
+  pool.on('error', (error) => availability.failed(error));
+  return { dialect: new PostgresDialect({ pool }), explain: explainPostgres };
+}
+
+const postgresCodes: Record<string, string> = {
+  ECONNREFUSED: 'refused the connection: is PostgreSQL running and listening there?',
+  ENOTFOUND: 'names a host that cannot be found',
+  EAI_AGAIN: 'names a host that cannot be looked up right now',
+  ECONNRESET: 'closed the connection',
+  '28P01': 'refused the password',
+  '28000': 'does not let this user connect',
+  '3D000': 'names a database that does not exist',
+  '42501': 'does not let this user create or write the tables it needs',
+};
+
+function explainPostgres(error: unknown): string {
+  const code = String((error as { code?: unknown }).code ?? '');
+  const known = postgresCodes[code];
+  const detail = firstLine(error);
+  if (known) return `${known} (${detail})`;
+  if (/timeout/i.test(detail)) return `did not answer within 5 s (${detail})`;
+  return `cannot be used: ${detail}`;
+}

@@ -1,0 +1,26 @@
+import { createClickStore, type ClickStore } from '../clicks/clickStore';
+import { databaseLinkCheckLog, type LinkCheckLog } from '../linkHealth/linkCheckLog';
+import { claimJobRun } from './jobRuns';
+import type { AppDatabase } from './openDatabase';
+import { createVisitorHasher, type VisitorHasher } from './visitorSalts';
+
+/** Everything the running site keeps in its database, built on one open database and handed to createApp. */
+export interface StatsStores {
+  database: AppDatabase;
+  clicks: ClickStore;
+  hashVisitor: VisitorHasher;
+  linkChecks: LinkCheckLog;
+  /** True for the one instance that claims a job's run for a period (see jobRuns.ts). */
+  claimJobRun(job: string, period: string): Promise<boolean>;
+}
+
+export function createStatsStores(database: AppDatabase, { retentionDays }: { retentionDays: number }): StatsStores {
+  const claim = (job: string, period: string) => claimJobRun(database.db, job, period);
+  return {
+    database,
+    clicks: createClickStore(database.db, { retentionDays }),
+    hashVisitor: createVisitorHasher(database.db),
+    linkChecks: databaseLinkCheckLog(database.db, claim),
+    claimJobRun: claim,
+  };
+}
