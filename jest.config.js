@@ -10,6 +10,7 @@ const transform = {
 /** @type {import('jest').Config} */
 module.exports = {
   globalSetup: '<rootDir>/tests/support/globalSetup.ts',
+  globalTeardown: '<rootDir>/tests/support/globalTeardown.ts',
   // Browser tests load real pages, and the carousel's wait on real 3.5 s and 10 s timings (a global option in jest).
   testTimeout: 30_000,
   reporters: ['default', '<rootDir>/tests/support/summaryReporter.js'],
