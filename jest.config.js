@@ -5,7 +5,10 @@
  */
 const transform = {
   '^.+\\.tsx?$': '<rootDir>/tests/support/esbuildTransform.js',
+  '/node_modules/kysely/.+\\.js$': '<rootDir>/tests/support/esbuildTransform.js',
 };
+/** node_modules is left as it is, but for the ESM-only packages the transformer turns into CommonJS. */
+const transformIgnorePatterns = ['/node_modules/(?!kysely/)'];
 
 /** @type {import('jest').Config} */
 module.exports = {
@@ -19,12 +22,14 @@ module.exports = {
       displayName: 'node',
       testEnvironment: 'node',
       transform,
+      transformIgnorePatterns,
       testMatch: ['<rootDir>/tests/unit/**/*.test.ts?(x)', '<rootDir>/tests/server/**/*.test.ts?(x)'],
     },
     {
       displayName: 'browser',
       testEnvironment: 'node',
       transform,
+      transformIgnorePatterns,
       testMatch: ['<rootDir>/tests/e2e/**/*.test.ts?(x)'],
       slowTestThreshold: 30,
     },

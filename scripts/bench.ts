@@ -4,8 +4,9 @@
  * 2. Lighthouse 12 (mobile preset, simulated throttling) against Debian's Chromium, median of 3 runs per
  *    route: the four category scores, FCP, LCP, TBT, CLS and bytes transferred.
  * 3. Throughput: autocannon on `/` of the built server, and on the same bytes served by express.static.
- * 4. Clicks: the server-side cost of recording one affiliate click, in process (the SQLite insert alone)
- *    and over HTTP (POST /api/clicks against GET /healthz on the same server), p50 and p99.
+ * 4. Clicks: the server-side cost of recording one affiliate click on each engine (SQLite, and a throwaway
+ *    PostgreSQL on loopback with its durable defaults), in process (the insert alone) and over HTTP
+ *    (POST /api/clicks against GET /healthz on the same server), p50 and p99.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
@@ -15,10 +16,14 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import express from 'express';
-import { openClickStore } from '../server/clicks/clickStore';
+import { createClickStore } from '../server/clicks/clickStore';
+import type { DatabaseSettings } from '../server/db/databaseSettings';
+import { openDatabase } from '../server/db/openDatabase';
+import { silentLogger } from '../server/logger';
 import { pagePaths } from '../shared/routes';
 import { chromiumPath } from '../tests/support/browser';
 import { freePort } from '../tests/support/mainProcess';
+import { startPostgresCluster } from '../tests/support/postgres';
 import { visitorAddresses } from '../tests/support/visitorAddresses';
 
 const root = path.join(__dirname, '..');
@@ -39,14 +44,14 @@ async function waitUntilUp(url: string): Promise<void> {
   }
 }
 
-async function startServer(port: number): Promise<ChildProcess> {
+async function startServer(port: number, database: Record<string, string> = { CLICKS_DB: benchClicksDb }): Promise<ChildProcess> {
   const child = spawn(process.execPath, [mainScript], {
     env: {
       ...process.env,
       PORT: String(port),
       HOST: '127.0.0.1',
       SITE_URL: `http://localhost:${port}`,
-      CLICKS_DB: benchClicksDb,
+      ...database,
       CLICK_STATS: 'on',
       // Each benchmark report comes from its own X-Forwarded-For address, as many visitors would.
       TRUST_PROXY: 'true',
@@ -67,7 +72,7 @@ async function benchStartup() {
   for (let i = 0; i < 5; i++) {
     const port = await freePort();
     const started = performance.now();
-    const child = spawn(process.execPath, [mainScript], { env: { ...process.env, PORT: String(port), HOST: '127.0.0.1' }, stdio: 'ignore' });
+    const child = spawn(process.execPath, [mainScript], { env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', CLICKS_DB: benchClicksDb }, stdio: 'ignore' });
     await waitUntilUp(`http://127.0.0.1:${port}/`);
     runs.push(performance.now() - started);
     await stop(child);
@@ -154,23 +159,23 @@ async function benchThroughput(base: string) {
   }
 }
 
-function clickInsertCost() {
-  const store = openClickStore({ dbPath: path.join(mkdtempSync(path.join(tmpdir(), 'bench-insert-')), 'clicks.sqlite'), retentionDays: 400 });
+async function clickInsertCost(settings: DatabaseSettings, rows: number) {
+  const database = await openDatabase(settings, { logger: silentLogger });
+  const store = createClickStore(database.db, { retentionDays: 400 });
   const micros: number[] = [];
-  for (let i = 0; i < 20_000; i++) {
+  for (let i = 0; i < rows; i++) {
     const started = process.hrtime.bigint();
-    store.record({ at: new Date(), placement: 'hero', page: '/', referrerHost: 'www.google.com', device: 'mobile', visitor: `visitor-${i}`, via: 'beacon' });
+    await store.record({ at: new Date(), placement: 'hero', page: '/', referrerHost: 'www.google.com', device: 'mobile', visitor: `visitor-${i}`, via: 'beacon' });
     micros.push(Number(process.hrtime.bigint() - started) / 1000);
   }
-  store.close();
+  await database.close();
   return micros.sort((a, b) => a - b);
 }
 
-async function benchClicks(base: string) {
-  const inserts = clickInsertCost();
+async function postClicks(base: string) {
   const nextAddress = visitorAddresses();
   const body = JSON.stringify({ placement: 'hero', page: '/', referrer: 'www.google.com' });
-  const posts = await autocannon({
+  return autocannon({
     url: `${base}/api/clicks`,
     connections: 10,
     duration: 10,
@@ -185,13 +190,37 @@ async function benchClicks(base: string) {
       },
     ],
   });
-  const health = await autocannon({ url: `${base}/healthz`, connections: 10, duration: 10 });
-  console.log('\nRecording a click');
-  console.log(`  SQLite insert (in process, 20,000 rows, WAL): p50 ${percentile(inserts, 50).toFixed(1)} µs, p99 ${percentile(inserts, 99).toFixed(1)} µs`);
-  console.log(
-    `  POST /api/clicks (HTTP, 10 connections, 10 s): p50 ${posts.latency.p50} ms, p99 ${posts.latency.p99} ms, ${posts.requests.average.toFixed(0)} req/s, ${posts['2xx']} acknowledged, ${posts.non2xx} refused`,
-  );
-  console.log(`  GET /healthz on the same server, for scale:  p50 ${health.latency.p50} ms, p99 ${health.latency.p99} ms, ${health.requests.average.toFixed(0)} req/s`);
+}
+
+/** SQLite on the server already running; PostgreSQL on a cluster of its own with fsync and synchronous_commit on, as a real one. */
+async function benchClicks(sqliteBase: string) {
+  const cluster = await startPostgresCluster({ settings: { fsync: 'on', synchronous_commit: 'on', full_page_writes: 'on', wal_level: 'replica' } });
+  const postgresPort = await freePort();
+  const postgresServer = await startServer(postgresPort, { DATABASE_URL: cluster.url });
+  try {
+    const engines = [
+      { name: 'SQLite', settings: { engine: 'sqlite', file: path.join(mkdtempSync(path.join(tmpdir(), 'bench-insert-')), 'clicks.sqlite') } as const, base: sqliteBase },
+      { name: 'PostgreSQL', settings: { engine: 'postgres', url: cluster.url } as const, base: `http://127.0.0.1:${postgresPort}` },
+    ];
+    console.log('\nRecording a click');
+    const p99s: number[] = [];
+    for (const engine of engines) {
+      const inserts = await clickInsertCost(engine.settings, 5_000);
+      const posts = await postClicks(engine.base);
+      const health = await autocannon({ url: `${engine.base}/healthz`, connections: 10, duration: 5 });
+      p99s.push(posts.latency.p99);
+      console.log(`  ${engine.name}`);
+      console.log(`    insert (in process, 5,000 rows one after another): p50 ${percentile(inserts, 50).toFixed(1)} µs, p99 ${percentile(inserts, 99).toFixed(1)} µs`);
+      console.log(
+        `    POST /api/clicks (HTTP, 10 connections, 10 s): p50 ${posts.latency.p50} ms, p99 ${posts.latency.p99} ms, ${posts.requests.average.toFixed(0)} req/s, ${posts['2xx']} acknowledged, ${posts.non2xx} refused`,
+      );
+      console.log(`    GET /healthz on the same server, for scale:  p50 ${health.latency.p50} ms, p99 ${health.latency.p99} ms, ${health.requests.average.toFixed(0)} req/s`);
+    }
+    console.log(`  POST /api/clicks p99, PostgreSQL / SQLite: ${(p99s[1]! / Math.max(p99s[0]!, 1)).toFixed(2)} (target: at most 3)`);
+  } finally {
+    await stop(postgresServer);
+    await cluster.destroy();
+  }
 }
 
 async function main() {

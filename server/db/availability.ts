@@ -10,12 +10,15 @@ export interface Availability {
   watch<T>(operation: Promise<T>): Promise<T>;
   /** An error reported outside a query, such as an idle pooled connection that the server closed. */
   failed(error: unknown): void;
+  /** Called once start-up has opened the database: before that, a failure is the start-up error's to report. */
+  opened(): void;
 }
 
 export function createAvailability(name: string, logger: Logger, now: () => number = Date.now): Availability {
   let downSince: number | undefined;
+  let isOpen = false;
   const failed = (error: unknown) => {
-    if (downSince !== undefined) return;
+    if (!isOpen || downSince !== undefined) return;
     downSince = now();
     logger.error(`the database stopped answering (${name}): ${firstLine(error)}; click reports get 503 and /admin is unavailable until it is back`);
   };
@@ -42,6 +45,9 @@ export function createAvailability(name: string, logger: Logger, now: () => numb
       );
     },
     failed,
+    opened() {
+      isOpen = true;
+    },
   };
 }
 

@@ -61,6 +61,7 @@ export async function openDatabase(settings: DatabaseSettings, { logger, readOnl
   } catch (error) {
     return fail(error);
   }
+  availability.opened();
   return { engine: settings.engine, db, name, availability, close: () => db.destroy() };
 }
 

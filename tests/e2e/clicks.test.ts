@@ -1,15 +1,13 @@
-import path from 'node:path';
 import type { Browser, Page } from 'puppeteer-core';
-import { openClickStore, type ClickStore } from '../../server/clicks/clickStore';
+import { createStatsStores } from '../../server/db/statsStores';
 import { affiliatePlacements, type AffiliatePlacement } from '../../shared/affiliate';
 import { launchBrowser, viewports, watchProblems } from '../support/browser';
-import { useTempDir } from '../support/tempDir';
+import { openTestDatabase, type TestEngineDatabase } from '../support/engines';
 import { startTestServer, testAffiliateUrl, type RunningServer } from '../support/testApp';
 
 /** Headless Chromium names itself in its user agent and is (rightly) not counted; these tests play a person. */
 const personUserAgent = 'Mozilla/5.0 (Linux; Android 15; Pixel 9) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36';
 
-const temp = useTempDir();
 let browser: Browser;
 beforeAll(async () => {
   browser = await launchBrowser();
@@ -23,24 +21,25 @@ interface Recorded {
   device: string;
 }
 
-let store: ClickStore;
+let store: TestEngineDatabase;
 let site: RunningServer;
 beforeEach(async () => {
-  store = openClickStore({ dbPath: path.join(temp.dir(), 'clicks.sqlite'), retentionDays: 400 });
-  site = await startTestServer({}, { clickStore: store });
+  store = await openTestDatabase('sqlite');
+  site = await startTestServer({}, { stores: createStatsStores(store.database, { retentionDays: 400 }) });
 });
 afterEach(async () => {
   await site.close();
-  store.close();
+  await store.close();
 });
 
-const recorded = () => store.db.prepare('SELECT placement, page, via, device FROM clicks ORDER BY id').all() as Recorded[];
+const recorded = (): Promise<Recorded[]> =>
+  store.database.db.selectFrom('clicks').select(['placement', 'page', 'via', 'device']).orderBy('id').execute();
 
 /** Waits until the server has recorded `count` clicks: beacons arrive on their own schedule. */
 async function waitForClicks(count: number): Promise<Recorded[]> {
   const deadline = Date.now() + 10_000;
   for (;;) {
-    const rows = recorded();
+    const rows = await recorded();
     if (rows.length >= count) return rows;
     if (Date.now() > deadline) throw new Error(`expected ${count} recorded clicks, found ${rows.length}`);
     await new Promise((resolve) => setTimeout(resolve, 25));
@@ -81,7 +80,7 @@ describe('counting affiliate clicks in a browser', () => {
     // Each link's ping was dropped once its beacon was queued, before the browser read it.
     const pings = await page.$$eval('a[data-placement]', (links) => links.map((link) => link.getAttribute('ping')));
     expect(pings).toEqual(affiliatePlacements.map(() => null));
-    expect(recorded()).toHaveLength(6);
+    expect(await recorded()).toHaveLength(6);
     expect(problems.messages).toEqual([]);
     await page.close();
   });
@@ -120,7 +119,7 @@ describe('counting affiliate clicks in a browser', () => {
     const answered = page.waitForResponse((response) => response.url().endsWith('/api/clicks'));
     await follow(page, 'hero');
     expect((await answered).status()).toBe(204);
-    expect(recorded()).toEqual([]);
+    expect(await recorded()).toEqual([]);
     await page.close();
   });
 });

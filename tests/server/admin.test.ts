@@ -2,10 +2,13 @@ import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import request from 'supertest';
-import { openClickStore, type ClickStore } from '../../server/clicks/clickStore';
-import { LinkMonitor } from '../../server/linkHealth/checkLink';
+import { createClickStore } from '../../server/clicks/clickStore';
+import { createStatsStores } from '../../server/db/statsStores';
+import { memoryLinkCheckLog } from '../../server/linkHealth/linkCheckLog';
+import { LinkMonitor } from '../../server/linkHealth/linkMonitor';
 import { silentLogger } from '../../server/logger';
 import { pagePaths } from '../../shared/routes';
+import { openTestDatabase, type TestEngineDatabase } from '../support/engines';
 import { createTestApp } from '../support/testApp';
 
 const token = 'test-admin-token-0123456789abcdef';
@@ -13,18 +16,23 @@ const token = 'test-admin-token-0123456789abcdef';
 const textOf = (html: string) => html.replace(/<style[\s\S]*?<\/style>/, '').replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ');
 const basic = (password: string) => `Basic ${Buffer.from(`operator:${password}`).toString('base64')}`;
 
-function setUp(options: { linkHealth?: LinkMonitor } = {}) {
-  const store = openClickStore({ dbPath: ':memory:', retentionDays: 400 });
-  const app = createTestApp({ ADMIN_TOKEN: token }, { clickStore: store, linkHealth: options.linkHealth && (() => options.linkHealth!.state) });
+async function setUp(options: { linkHealth?: LinkMonitor } = {}) {
+  const store = await openTestDatabase('sqlite');
+  const monitor = options.linkHealth;
+  const app = await createTestApp(
+    { ADMIN_TOKEN: token },
+    { stores: createStatsStores(store.database, { retentionDays: 400 }), linkHealth: monitor && (() => monitor.state()) },
+  );
   return { store, app };
 }
 
-function recordClicks(store: ClickStore) {
+async function recordClicks(opened: TestEngineDatabase) {
+  const store = createClickStore(opened.database.db, { retentionDays: 400 });
   const today = new Date();
   const base = { page: '/', referrerHost: 'www.google.com', device: 'mobile' as const, via: 'beacon' as const, at: today };
-  store.record({ ...base, placement: 'hero', visitor: 'a' });
-  store.record({ ...base, placement: 'hero', visitor: 'b' });
-  store.record({ ...base, placement: 'bonus', visitor: 'a', device: 'desktop' });
+  await store.record({ ...base, placement: 'hero', visitor: 'a' });
+  await store.record({ ...base, placement: 'hero', visitor: 'b' });
+  await store.record({ ...base, placement: 'bonus', visitor: 'a', device: 'desktop' });
 }
 
 describe('GET /admin without ADMIN_TOKEN', () => {
@@ -34,13 +42,13 @@ describe('GET /admin without ADMIN_TOKEN', () => {
 });
 
 describe('GET /admin', () => {
-  let store: ClickStore;
-  let app: ReturnType<typeof setUp>['app'];
-  beforeEach(() => {
-    ({ store, app } = setUp());
-    recordClicks(store);
+  let store: TestEngineDatabase;
+  let app: Awaited<ReturnType<typeof setUp>>['app'];
+  beforeEach(async () => {
+    ({ store, app } = await setUp());
+    await recordClicks(store);
   });
-  afterEach(() => store.close());
+  afterEach(() => store.close().catch(() => {}));
 
   it('answers 401 with a Basic challenge, no-store and noindex when no token is sent', async () => {
     const response = await request(app).get('/admin').expect(401);
@@ -142,7 +150,7 @@ describe('GET /admin', () => {
 
 describe('GET /admin with CLICK_STATS=off', () => {
   it('says counting is off', async () => {
-    const app = createTestApp({ ADMIN_TOKEN: token, CLICK_STATS: 'off' });
+    const app = await createTestApp({ ADMIN_TOKEN: token, CLICK_STATS: 'off' });
     const { text } = await request(app).get('/admin').set('Authorization', `Bearer ${token}`).expect(200);
     expect(text).toContain('Click counting is off');
   });
@@ -160,14 +168,14 @@ describe('GET /admin with link checks', () => {
   afterAll(() => new Promise((resolve) => partner.close(resolve)));
 
   async function adminAfterChecks(statuses: number[]) {
-    const monitor = new LinkMonitor({ url: partnerUrl, intervalMs: 3_600_000, logger: silentLogger });
+    const monitor = new LinkMonitor({ url: partnerUrl, intervalMs: 3_600_000, logger: silentLogger, log: memoryLinkCheckLog() });
     for (const status of statuses) {
       partnerStatus = status;
       await monitor.runCheck();
     }
-    const { app, store } = setUp({ linkHealth: monitor });
+    const { app, store } = await setUp({ linkHealth: monitor });
     const { text } = await request(app).get('/admin').set('Authorization', basic(token)).expect(200);
-    store.close();
+    await store.close();
     return text;
   }
 
@@ -192,5 +200,18 @@ describe('GET /admin with link checks', () => {
   it('shows no banner after a single 410, nor when the partner answers 403', async () => {
     expect(await adminAfterChecks([410])).not.toContain('looks broken');
     expect(await adminAfterChecks([403, 403])).not.toContain('looks broken');
+  });
+});
+
+describe('GET /admin while the database does not answer', () => {
+  it('answers 503 with Retry-After and a page that says so, still private', async () => {
+    const { app, store } = await setUp();
+    await store.close();
+    const response = await request(app).get('/admin').set('Authorization', `Bearer ${token}`).expect(503);
+    expect(Number(response.headers['retry-after'])).toBeGreaterThan(0);
+    expect(response.headers['cache-control']).toBe('no-store');
+    expect(response.headers['x-robots-tag']).toBe('noindex, nofollow');
+    expect(textOf(response.text)).toContain('The statistics database (CLICKS_DB :memory:) is not answering');
+    await request(app).get('/').expect(200);
   });
 });

@@ -3,7 +3,9 @@ import path from 'node:path';
 import autocannon from 'autocannon';
 import Database from 'better-sqlite3';
 import request from 'supertest';
-import { openClickStore } from '../../server/clicks/clickStore';
+import { createStatsStores } from '../../server/db/statsStores';
+import { openDatabase } from '../../server/db/openDatabase';
+import { silentLogger } from '../../server/logger';
 import { createRateLimiter } from '../../server/clicks/rateLimiter';
 import { freePort, startMain, waitForOutput } from '../support/mainProcess';
 import { useTempDir } from '../support/tempDir';
@@ -24,9 +26,13 @@ const countRows = (file: string) => {
 describe('click recording under load', () => {
   it('records exactly as many rows as it acknowledged, for thousands of concurrent reports', async () => {
     const file = path.join(temp.dir(), 'clicks.sqlite');
-    const store = openClickStore({ dbPath: file, retentionDays: 400 });
+    const database = await openDatabase({ engine: 'sqlite', file }, { logger: silentLogger });
     // Room for every report from one address too, so the limiter cannot hide a lost write.
-    const site = await startTestServer({ TRUST_PROXY: 'true' }, { clickStore: store, clickRateLimiter: createRateLimiter({ burst: 1e9, refillMs: 1 }) });
+    const unlimited = () => createRateLimiter({ burst: 1e9, refillMs: 1 });
+    const site = await startTestServer(
+      { TRUST_PROXY: 'true' },
+      { stores: createStatsStores(database, { retentionDays: 400 }), clickRateLimiter: unlimited(), addressRateLimiter: unlimited() },
+    );
     const nextAddress = visitorAddresses();
     const total = 3000;
     try {
@@ -49,11 +55,11 @@ describe('click recording under load', () => {
       expect(result.non2xx).toBe(0);
       expect(result['2xx']).toBe(total);
       expect(countRows(file)).toBe(total);
-      const { visitors } = store.db.prepare('SELECT count(DISTINCT visitor) AS visitors FROM clicks').get() as { visitors: number };
+      const { visitors } = await database.db.selectFrom('clicks').select((eb) => eb.fn.count<number>('visitor').distinct().as('visitors')).executeTakeFirstOrThrow();
       expect(visitors).toBe(total);
     } finally {
       await site.close();
-      store.close();
+      await database.close();
     }
   });
 });

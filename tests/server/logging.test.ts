@@ -14,7 +14,7 @@ function capturingLogger() {
 describe('the access log', () => {
   it('writes one line per request with time, method, path, status, size and duration', async () => {
     const { logger, lines } = capturingLogger();
-    const app = createApp(testConfig(), { logger });
+    const app = createApp(testConfig({ CLICK_STATS: 'off' }), { logger });
     await request(app).get('/about-us?email=someone@example.com').set('User-Agent', 'SecretAgent/1.0');
     await request(app).get('/missing');
     expect(lines).toHaveLength(2);
@@ -24,14 +24,14 @@ describe('the access log', () => {
 
   it('keeps no query string, IP address or user agent, as the privacy policy promises', async () => {
     const { logger, lines } = capturingLogger();
-    const app = createApp(testConfig(), { logger });
+    const app = createApp(testConfig({ CLICK_STATS: 'off' }), { logger });
     await request(app).get('/?email=someone@example.com').set('User-Agent', 'SecretAgent/1.0');
     expect(lines.join('\n')).not.toMatch(/someone|SecretAgent|127\.0\.0\.1|::1|::ffff/);
   });
 
   it('escapes control characters so a request cannot forge log lines', async () => {
     const { logger, lines } = capturingLogger();
-    const app = createApp(testConfig(), { logger });
+    const app = createApp(testConfig({ CLICK_STATS: 'off' }), { logger });
     await request(app).get('/a%0aFAKE%20LINE');
     expect(lines).toHaveLength(1);
     expect(lines[0]).not.toContain('\n');

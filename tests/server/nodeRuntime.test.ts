@@ -2,7 +2,8 @@ import { execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { openClickStore } from '../../server/clicks/clickStore';
+import { openDatabase } from '../../server/db/openDatabase';
+import { silentLogger } from '../../server/logger';
 import { unsupportedNodeMessage } from '../../server/nodeVersion';
 import { projectRoot } from '../../server/paths';
 import { freePort, startMain, waitForOutput } from '../support/mainProcess';
@@ -73,7 +74,7 @@ describe(`twenty starts and stops of the server on Node ${process.versions.node}
 
   it('starts ten times on the same existing database file, answers /healthz, and exits 0 on SIGTERM', async () => {
     const clicksDb = path.join(temp.dir(), 'clicks.sqlite');
-    openClickStore({ dbPath: clicksDb, retentionDays: 400 }).close();
+    await (await openDatabase({ engine: 'sqlite', file: clicksDb }, { logger: silentLogger })).close();
     for (let run = 0; run < 10; run++) await startAndStop(clicksDb);
   }, 120_000);
 });

@@ -1,6 +1,8 @@
 import { createRateLimiter } from '../../server/clicks/rateLimiter';
 import { deviceClass, isBot, isPrefetch } from '../../server/clicks/requestKind';
-import { createVisitorHasher } from '../../server/clicks/visitorHash';
+import { openDatabase, type AppDatabase } from '../../server/db/openDatabase';
+import { createVisitorHasher } from '../../server/db/visitorSalts';
+import { silentLogger } from '../../server/logger';
 
 const iphone = 'Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1';
 const androidPhone = 'Mozilla/5.0 (Linux; Android 15; Pixel 9) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36';
@@ -66,28 +68,35 @@ describe('deviceClass', () => {
 });
 
 describe('createVisitorHasher', () => {
-  it('gives the same visitor the same hash within a day, and different visitors different hashes', () => {
-    const hash = createVisitorHasher(() => new Date('2026-11-21T10:00:00Z'));
-    expect(hash('203.0.113.7', iphone)).toBe(hash('203.0.113.7', iphone));
-    expect(hash('203.0.113.7', iphone)).not.toBe(hash('203.0.113.8', iphone));
-    expect(hash('203.0.113.7', iphone)).not.toBe(hash('203.0.113.7', windowsChrome));
+  // The salt itself, shared by instances through the database, is tested on both engines in tests/server/database.test.ts.
+  let database: AppDatabase;
+  beforeEach(async () => {
+    database = await openDatabase({ engine: 'sqlite', file: ':memory:' }, { logger: silentLogger });
+  });
+  afterEach(() => database.close());
+
+  it('gives the same visitor the same hash within a day, and different visitors different hashes', async () => {
+    const hash = createVisitorHasher(database.db, () => new Date('2026-11-21T10:00:00Z'));
+    expect(await hash('203.0.113.7', iphone)).toBe(await hash('203.0.113.7', iphone));
+    expect(await hash('203.0.113.7', iphone)).not.toBe(await hash('203.0.113.8', iphone));
+    expect(await hash('203.0.113.7', iphone)).not.toBe(await hash('203.0.113.7', windowsChrome));
   });
 
-  it('changes every hash at UTC midnight, when the salt is replaced', () => {
+  it('changes every hash at UTC midnight, when the day has a new salt', async () => {
     let now = new Date('2026-11-21T23:59:59Z');
-    const hash = createVisitorHasher(() => now);
-    const before = hash('203.0.113.7', iphone);
+    const hash = createVisitorHasher(database.db, () => now);
+    const before = await hash('203.0.113.7', iphone);
     now = new Date('2026-11-22T00:00:01Z');
-    expect(hash('203.0.113.7', iphone)).not.toBe(before);
+    expect(await hash('203.0.113.7', iphone)).not.toBe(before);
   });
 
-  it('differs between two processes on the same day, since the salt is never stored', () => {
+  it('is the same for a restarted process on the same day, since the salt is kept in the database', async () => {
     const day = () => new Date('2026-11-21T10:00:00Z');
-    expect(createVisitorHasher(day)('203.0.113.7', iphone)).not.toBe(createVisitorHasher(day)('203.0.113.7', iphone));
+    expect(await createVisitorHasher(database.db, day)('203.0.113.7', iphone)).toBe(await createVisitorHasher(database.db, day)('203.0.113.7', iphone));
   });
 
-  it('contains neither the IP address nor the user agent', () => {
-    const hashed = createVisitorHasher()('203.0.113.7', iphone);
+  it('contains neither the IP address nor the user agent', async () => {
+    const hashed = await createVisitorHasher(database.db)('203.0.113.7', iphone);
     expect(hashed).toMatch(/^[A-Za-z0-9_-]{22}$/);
     expect(hashed).not.toContain('203');
   });

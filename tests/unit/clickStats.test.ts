@@ -1,5 +1,6 @@
 import { readClickStats, reportRange, ReportRangeError } from '../../server/clicks/clickStats';
-import { openClickStore, type Click, type ClickStore } from '../../server/clicks/clickStore';
+import { createClickStore, type Click, type ClickStore } from '../../server/clicks/clickStore';
+import { engines, openTestDatabase, type TestEngineDatabase } from '../support/engines';
 import { formatStatsCsv, formatStatsJson, formatStatsTable } from '../../server/clicks/formatStats';
 
 const now = new Date('2026-11-21T15:00:00Z');
@@ -29,8 +30,10 @@ describe('reportRange', () => {
   });
 });
 
-describe('readClickStats', () => {
+describe.each(engines)('readClickStats on %s', (engine) => {
+  let opened: TestEngineDatabase;
   let store: ClickStore;
+  const read = (from: string, to: string) => readClickStats(opened.database.db, { from, to });
   const click = (at: string, placement: string, visitor: string, extra: Partial<Click> = {}): Click => ({
     at: new Date(at),
     placement,
@@ -42,21 +45,22 @@ describe('readClickStats', () => {
     ...extra,
   });
 
-  beforeEach(() => {
-    store = openClickStore({ dbPath: ':memory:', retentionDays: 10 }, new Date('2026-01-01T00:00:00Z'));
-    store.record(click('2026-11-20T08:00:00Z', 'hero', 'a', { referrerHost: 'www.google.com' }));
-    store.record(click('2026-11-20T09:00:00Z', 'hero', 'a', { referrerHost: 'www.google.com' }));
-    store.record(click('2026-11-20T10:00:00Z', 'bonus', 'a', { device: 'desktop' }));
-    store.record(click('2026-11-21T10:00:00Z', 'hero', 'b'));
+  beforeEach(async () => {
+    opened = await openTestDatabase(engine);
+    store = createClickStore(opened.database.db, { retentionDays: 10 });
+    await store.record(click('2026-11-20T08:00:00Z', 'hero', 'a', { referrerHost: 'www.google.com' }));
+    await store.record(click('2026-11-20T09:00:00Z', 'hero', 'a', { referrerHost: 'www.google.com' }));
+    await store.record(click('2026-11-20T10:00:00Z', 'bonus', 'a', { device: 'desktop' }));
+    await store.record(click('2026-11-21T10:00:00Z', 'hero', 'b'));
     // Past the retention period: folded into daily totals before the report is read.
-    store.record(click('2026-11-01T10:00:00Z', 'explainer', 'c'));
-    store.record(click('2026-11-01T11:00:00Z', 'explainer', 'd'));
-    store.foldOldClicks(now);
+    await store.record(click('2026-11-01T10:00:00Z', 'explainer', 'c'));
+    await store.record(click('2026-11-01T11:00:00Z', 'explainer', 'd'));
+    await store.foldOldClicks(now);
   });
-  afterEach(() => store.close());
+  afterEach(() => opened.close());
 
-  it('counts clicks and unique visitors per placement per day', () => {
-    const report = readClickStats(store.db, { from: '2026-11-20', to: '2026-11-21' });
+  it('counts clicks and unique visitors per placement per day', async () => {
+    const report = await read('2026-11-20', '2026-11-21');
     expect(report.days.map((entry) => entry.day)).toEqual(['2026-11-20', '2026-11-21']);
     expect(report.days[0]?.placements.hero).toEqual({ clicks: 2, visitors: 1 });
     expect(report.days[0]?.placements.bonus).toEqual({ clicks: 1, visitors: 1 });
@@ -64,8 +68,8 @@ describe('readClickStats', () => {
     expect(report.days[1]?.placements.hero).toEqual({ clicks: 1, visitors: 1 });
   });
 
-  it('totals every placement in page order, zeros included', () => {
-    const report = readClickStats(store.db, { from: '2026-11-20', to: '2026-11-21' });
+  it('totals every placement in page order, zeros included', async () => {
+    const report = await read('2026-11-20', '2026-11-21');
     expect(report.totals).toEqual([
       { placement: 'hero', clicks: 3, visitors: 2 },
       { placement: 'explainer', clicks: 0, visitors: 0 },
@@ -77,15 +81,15 @@ describe('readClickStats', () => {
     expect(report.all).toEqual({ clicks: 4, visitors: 2 });
   });
 
-  it('reads folded days from the daily totals', () => {
-    const report = readClickStats(store.db, { from: '2026-11-01', to: '2026-11-01' });
-    expect(store.db.prepare("SELECT count(*) AS n FROM clicks WHERE day = '2026-11-01'").get()).toEqual({ n: 0 });
+  it('reads folded days from the daily totals', async () => {
+    const report = await read('2026-11-01', '2026-11-01');
+    expect(await opened.database.db.selectFrom('clicks').where('day', '=', '2026-11-01').selectAll().execute()).toEqual([]);
     expect(report.days[0]?.placements.explainer).toEqual({ clicks: 2, visitors: 2 });
     expect(report.all).toEqual({ clicks: 2, visitors: 2 });
   });
 
-  it('breaks raw clicks down by device and referring site', () => {
-    const report = readClickStats(store.db, { from: '2026-11-20', to: '2026-11-21' });
+  it('breaks raw clicks down by device and referring site', async () => {
+    const report = await read('2026-11-20', '2026-11-21');
     expect(report.devices).toEqual([
       { device: 'mobile', clicks: 3 },
       { device: 'desktop', clicks: 1 },
@@ -96,15 +100,15 @@ describe('readClickStats', () => {
     ]);
   });
 
-  it('keeps clicks of a placement no longer on the page, after the current ones', () => {
-    store.record(click('2026-11-21T11:00:00Z', 'sidebar', 'e'));
-    const report = readClickStats(store.db, { from: '2026-11-21', to: '2026-11-21' });
+  it('keeps clicks of a placement no longer on the page, after the current ones', async () => {
+    await store.record(click('2026-11-21T11:00:00Z', 'sidebar', 'e'));
+    const report = await read('2026-11-21', '2026-11-21');
     expect(report.totals.at(-1)).toEqual({ placement: 'sidebar', clicks: 1, visitors: 1 });
   });
 
   describe('formats', () => {
-    it('prints a readable table: per day per placement, then totals with shares', () => {
-      const text = formatStatsTable(readClickStats(store.db, { from: '2026-11-20', to: '2026-11-21' }));
+    it('prints a readable table: per day per placement, then totals with shares', async () => {
+      const text = formatStatsTable(await read('2026-11-20', '2026-11-21'));
       expect(text).toContain('Affiliate clicks, 2026-11-20 to 2026-11-21 (UTC, 2 days)');
       expect(text).toMatch(/^2026-11-21 {2}hero +1 +1$/m);
       expect(text).toMatch(/^2026-11-20 {2}hero +2 +1$/m);
@@ -113,20 +117,20 @@ describe('readClickStats', () => {
       expect(text).toMatch(/^all placements +4 +2 +100%$/m);
     });
 
-    it('says so when there are no clicks', () => {
-      expect(formatStatsTable(readClickStats(store.db, { from: '2025-01-01', to: '2025-01-02' }))).toContain('No clicks in this range.');
+    it('says so when there are no clicks', async () => {
+      expect(formatStatsTable(await read('2025-01-01', '2025-01-02'))).toContain('No clicks in this range.');
     });
 
-    it('exports CSV with a row per day and placement', () => {
-      const csv = formatStatsCsv(readClickStats(store.db, { from: '2026-11-20', to: '2026-11-21' })).trim().split('\n');
+    it('exports CSV with a row per day and placement', async () => {
+      const csv = formatStatsCsv(await read('2026-11-20', '2026-11-21')).trim().split('\n');
       expect(csv[0]).toBe('day,placement,clicks,visitors');
       expect(csv).toHaveLength(1 + 2 * 6);
       expect(csv).toContain('2026-11-20,hero,2,1');
       expect(csv).toContain('2026-11-21,bonus,0,0');
     });
 
-    it('exports JSON that parses back to the report', () => {
-      const report = readClickStats(store.db, { from: '2026-11-20', to: '2026-11-21' });
+    it('exports JSON that parses back to the report', async () => {
+      const report = await read('2026-11-20', '2026-11-21');
       expect(JSON.parse(formatStatsJson(report))).toEqual(report);
     });
   });

@@ -10,7 +10,7 @@ describe('loadConfig', () => {
       siteUrl: 'http://localhost:3000',
       trustProxy: false,
       shutdownTimeoutMs: 10_000,
-      clickStats: { dbPath: 'data/clicks.sqlite', retentionDays: 400 },
+      clickStats: { database: { engine: 'sqlite', file: 'data/clicks.sqlite' }, retentionDays: 400 },
       adminToken: undefined,
       linkCheckHours: undefined,
     });
@@ -61,9 +61,24 @@ describe('loadConfig', () => {
   describe('click counting, admin and link checks', () => {
     it('reads CLICKS_DB and CLICKS_RETENTION_DAYS', () => {
       expect(loadConfig({ CLICKS_DB: '/var/lib/guide/clicks.db', CLICKS_RETENTION_DAYS: '30' }).clickStats).toEqual({
-        dbPath: '/var/lib/guide/clicks.db',
+        database: { engine: 'sqlite', file: '/var/lib/guide/clicks.db' },
         retentionDays: 30,
       });
+    });
+
+    it('chooses PostgreSQL when DATABASE_URL is set, whatever CLICKS_DB says', () => {
+      const url = 'postgres://site:pw@db.internal:5432/auctions?sslmode=verify-full';
+      expect(loadConfig({ DATABASE_URL: url, CLICKS_DB: '/var/lib/guide/clicks.db' }).clickStats?.database).toEqual({ engine: 'postgres', url });
+      expect(loadConfig({ DATABASE_URL: 'postgresql://db.internal/auctions' }).clickStats?.database.engine).toBe('postgres');
+    });
+
+    it.each([
+      ['not a URL', /^DATABASE_URL must be a URL such as postgres:\/\//],
+      ['mysql://site:hunter2@db/auctions', /^DATABASE_URL must start with postgres:\/\/.*got "mysql:\/\/site:\*\*\*@db\/auctions"/],
+      ['postgres://site:hunter2@db/auctions?sslmode=maybe', /^DATABASE_URL's sslmode must be one of disable, allow, prefer, require, verify-ca, verify-full, no-verify/],
+    ])('rejects DATABASE_URL=%j in one line that never shows the password', (value, message) => {
+      expect(() => loadConfig({ DATABASE_URL: value })).toThrow(message);
+      expect(() => loadConfig({ DATABASE_URL: value })).toThrow(expect.objectContaining({ message: expect.not.stringContaining('hunter2') }));
     });
 
     it.each(['off', 'OFF', ' off '])('turns counting off with CLICK_STATS=%j', (value) => {
