@@ -1,7 +1,7 @@
 /**
  * Benchmarks that print figures (timings never gate the tests). Run with `npm run bench`, which builds first.
  * 1. Start-up: spawning the built server to its first answered request (median of 5).
- * 2. Lighthouse 12 (mobile preset, simulated throttling) against Debian's Chromium, median of 3 runs per
+ * 2. Lighthouse 13 (mobile preset, simulated throttling) against Debian's Chromium, median of 3 runs per
  *    route: the four category scores, FCP, LCP, TBT, CLS and bytes transferred.
  * 3. Throughput: autocannon on `/` of the built server, and on the same bytes served by express.static.
  * 4. Clicks: the server-side cost of recording one affiliate click on each engine (SQLite, and a throwaway
@@ -100,7 +100,7 @@ async function benchLighthouse(base: string) {
     chromePath: chromiumPath,
     chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
   });
-  console.log('\nLighthouse 12, mobile preset, simulated throttling; median of 3 runs per route');
+  console.log('\nLighthouse 13, mobile preset, simulated throttling; median of 3 runs per route');
   console.log('route               perf  a11y  best   seo    FCP     LCP     TBT    CLS   bytes');
   try {
     for (const route of pagePaths) {
