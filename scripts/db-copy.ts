@@ -1,0 +1,75 @@
+/**
+ * npm run db:copy -- --to postgres://user:password@host/db [--from FILE]
+ *
+ * Copies the click history of a SQLite database (--from, default CLICKS_DB or data/clicks.sqlite) into
+ * PostgreSQL: raw clicks, daily totals and link checks. The target's schema is created or brought up to
+ * date first. Running it again copies nothing twice. Safe while the server still writes to the file.
+ */
+import '../server/nodeVersion';
+import { parseArgs } from 'node:util';
+import { ConfigError, defaultClicksDb, loadConfig } from '../server/config';
+import { copyDatabase, type CopyCounts } from '../server/db/copyDatabase';
+import { DatabaseError, openDatabase } from '../server/db/openDatabase';
+import { silentLogger } from '../server/logger';
+
+const usage = 'Usage: npm run db:copy -- --to postgres://user:password@host:5432/db [--from FILE]';
+
+const line = (what: string, { copied, present }: CopyCounts) => `  ${what}: ${copied} copied, ${present} already there\n`;
+
+/** Exit codes: 0 copied, 1 a database cannot be used, 64 bad arguments. */
+export async function main(argv: string[], env: Record<string, string | undefined>, out: (text: string) => void, err: (text: string) => void): Promise<number> {
+  let values;
+  try {
+    ({ values } = parseArgs({ args: argv, options: { to: { type: 'string' }, from: { type: 'string' }, help: { type: 'boolean', short: 'h' } }, strict: true }));
+  } catch (error) {
+    err(`db:copy: ${(error as Error).message}\n${usage}\n`);
+    return 64;
+  }
+  if (values.help) {
+    out(`${usage}\n`);
+    return 0;
+  }
+  if (!values.to) {
+    err(`db:copy: --to is required\n${usage}\n`);
+    return 64;
+  }
+  let target;
+  try {
+    // The server's own check of a DATABASE_URL, so the message and the redaction are the same.
+    target = loadConfig({ DATABASE_URL: values.to }).clickStats!.database;
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    err(`db:copy: --to: ${error.message.replace(/^DATABASE_URL\b/, 'the address')}\n`);
+    return 64;
+  }
+  const file = values.from ?? (env.CLICKS_DB?.trim() || defaultClicksDb);
+
+  const opened = [];
+  try {
+    const from = await openDatabase({ engine: 'sqlite', file }, { logger: silentLogger, readOnly: true });
+    opened.push(from);
+    const to = await openDatabase(target, { logger: silentLogger });
+    opened.push(to);
+    const report = await copyDatabase(from.db, to.db);
+    out(`Copied ${from.name} into ${to.name}:\n`);
+    out(line('raw clicks', report.clicks) + line('daily totals', report.dailyTotals) + line('link checks', report.linkChecks));
+    return 0;
+  } catch (error) {
+    if (!(error instanceof DatabaseError)) throw error;
+    err(`db:copy: ${error.message}\n`);
+    return 1;
+  } finally {
+    await Promise.all(opened.map((database) => database.close()));
+  }
+}
+
+if (require.main === module) {
+  void main(
+    process.argv.slice(2),
+    process.env,
+    (text) => process.stdout.write(text),
+    (text) => process.stderr.write(text),
+  ).then((code) => {
+    process.exitCode = code;
+  });
+}
