@@ -100,7 +100,7 @@ export const privacyPolicy: ProsePage = {
             'Which button it was (for example, the one at the top of the page) and which of our pages it was on.',
             'The name of the website you came to us from, if your browser shares it (for example, www.google.com), but never the full address of the page.',
             'Whether you are on a phone, a tablet or a computer. We work this out from your browser’s user agent and then discard the user agent.',
-            'A visitor code that lets us count how many different people clicked on a given day. It is calculated from your IP address and user agent together with a secret value that changes every day at midnight (UTC) and is never saved. Nobody, including us, can turn the code back into your IP address, or use it to recognise you on another day.',
+            'A visitor code that lets us count how many different people clicked on a given day. It is calculated from your IP address and user agent together with a random secret value that is new every day at midnight (UTC) and is deleted from our database two days later. Nobody, including us, can turn the code back into your IP address, or use it to recognise you on another day; once the secret is deleted, not even the code can be calculated again.',
           ],
         },
         {
