@@ -11,13 +11,14 @@ import { ConfigError, defaultClicksDb, loadConfig } from '../server/config';
 import { copyDatabase, type CopyCounts } from '../server/db/copyDatabase';
 import { DatabaseError, openDatabase } from '../server/db/openDatabase';
 import { silentLogger } from '../server/logger';
+import { runCommand, type CommandMain } from './runCommand';
 
 const usage = 'Usage: npm run db:copy -- --to postgres://user:password@host:5432/db [--from FILE]';
 
 const line = (what: string, { copied, present }: CopyCounts) => `  ${what}: ${copied} copied, ${present} already there\n`;
 
 /** Exit codes: 0 copied, 1 a database cannot be used, 64 bad arguments. */
-export async function main(argv: string[], env: Record<string, string | undefined>, out: (text: string) => void, err: (text: string) => void): Promise<number> {
+export const main: CommandMain = async (argv, env, out, err) => {
   let values;
   try {
     ({ values } = parseArgs({ args: argv, options: { to: { type: 'string' }, from: { type: 'string' }, help: { type: 'boolean', short: 'h' } }, strict: true }));
@@ -61,15 +62,6 @@ export async function main(argv: string[], env: Record<string, string | undefine
   } finally {
     await Promise.all(opened.map((database) => database.close()));
   }
-}
+};
 
-if (require.main === module) {
-  void main(
-    process.argv.slice(2),
-    process.env,
-    (text) => process.stdout.write(text),
-    (text) => process.stderr.write(text),
-  ).then((code) => {
-    process.exitCode = code;
-  });
-}
+if (require.main === module) runCommand(main);

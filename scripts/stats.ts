@@ -16,11 +16,12 @@ import { ConfigError, loadConfig } from '../server/config';
 import type { DatabaseSettings } from '../server/db/databaseSettings';
 import { DatabaseError, openDatabase } from '../server/db/openDatabase';
 import { silentLogger } from '../server/logger';
+import { runCommand, type CommandMain } from './runCommand';
 
 const usage = `Usage: npm run stats -- [--days N | --from YYYY-MM-DD [--to YYYY-MM-DD]] [--json | --csv] [--db FILE]`;
 
 /** Exit codes: 0 printed, 1 no usable database, 64 bad arguments (as sysexits' EX_USAGE). */
-export async function main(argv: string[], env: Record<string, string | undefined>, out: (text: string) => void, err: (text: string) => void): Promise<number> {
+export const main: CommandMain = async (argv, env, out, err) => {
   let values;
   try {
     ({ values } = parseArgs({
@@ -86,15 +87,6 @@ export async function main(argv: string[], env: Record<string, string | undefine
     await database.close();
   }
   return 0;
-}
+};
 
-if (require.main === module) {
-  void main(
-    process.argv.slice(2),
-    process.env,
-    (text) => process.stdout.write(text),
-    (text) => process.stderr.write(text),
-  ).then((code) => {
-    process.exitCode = code;
-  });
-}
+if (require.main === module) runCommand(main);

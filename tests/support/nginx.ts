@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { freePort } from './mainProcess';
-import { cleanUpWhenThisProcessEnds, endProcess } from './postgres';
+import { cleanUpWhenThisProcessEnds, endProcess, isExecutable } from './serviceProcess';
 
 /**
  * nginx in front of several app instances, for tests and the load test: one config in a temporary
@@ -99,14 +99,6 @@ export interface RunningNginx {
   stop(): Promise<void>;
 }
 
-function isExecutable(file: string): boolean {
-  try {
-    accessSync(file, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** NGINX_PATH, Debian's /usr/sbin/nginx, or nginx on PATH. */
 export function findNginx(): string {

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { Client } from 'pg';
 import { freePort } from './mainProcess';
+import { cleanUpWhenThisProcessEnds, endProcess, isExecutable } from './serviceProcess';
 
 /**
  * Throwaway PostgreSQL for the tests: a cluster made by initdb in a temporary folder, listening on a free
@@ -70,14 +71,6 @@ function clusterSettings(dir: string, port: number, extra: Record<string, string
 // Only TCP from 127.0.0.1; no other line, so nothing else (not even the socket) gets in.
 const hostBasedAuthentication = 'host all all 127.0.0.1/32 trust\n';
 
-function isExecutable(file: string): boolean {
-  try {
-    accessSync(file, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 async function pgConfigBinDir(): Promise<string | undefined> {
   try {
@@ -139,28 +132,6 @@ async function runAsOwner(bin: string, args: string[], cwd: string, timeoutMs: n
     const error = caught as { killed?: boolean; code?: number; stdout?: string; stderr?: string };
     const outcome = error.killed ? `did not finish within ${timeoutMs} ms` : `failed (exit code ${error.code})`;
     throw new Error(`${path.basename(bin)} ${args.join(' ')} ${outcome}:\n${error.stderr ?? ''}${error.stdout ?? ''}`.trim());
-  }
-}
-
-const shellQuote = (word: string) => `'${word.replaceAll("'", `'\\''`)}'`;
-
-/**
- * A detached shell that runs cleanup once this process is gone, so a crashed or killed jest never leaves
- * a cluster behind (nginx.ts uses it too). Its pid is returned so a normal shutdown can end it first.
- */
-export function cleanUpWhenThisProcessEnds(cleanup: string[][]): number | undefined {
-  const script = `while kill -0 ${process.pid} 2>/dev/null; do sleep 1; done; ${cleanup.map((words) => words.map(shellQuote).join(' ')).join('; ')}`;
-  const watchdog = spawn('sh', ['-c', script], { detached: true, stdio: 'ignore' });
-  watchdog.unref();
-  return watchdog.pid;
-}
-
-export function endProcess(pid: number | undefined): void {
-  if (pid === undefined) return;
-  try {
-    process.kill(pid, 'SIGTERM');
-  } catch {
-    // Already gone.
   }
 }
 
