@@ -80,6 +80,7 @@ export function createApp(config: Config, options: AppOptions = {}): express.Exp
       affiliateUrl: config.affiliateUrl,
       affiliateSubIdParam: config.affiliateSubIdParam,
       clickCounting: config.clickStats ? { endpoint: clickEndpoint, retentionDays: config.clickStats.retentionDays } : undefined,
+      contactEmail: config.contactEmail,
     },
     { manifest, styles },
   );

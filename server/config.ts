@@ -22,6 +22,8 @@ export interface Config {
   adminToken: string | undefined;
   /** How often the server checks that AFFILIATE_URL still answers; undefined means never. */
   linkCheckHours: number | undefined;
+  /** The address the privacy policy, the terms and the about page give readers; required under an https SITE_URL. */
+  contactEmail: string | undefined;
 }
 
 export interface ClickStatsConfig {
@@ -48,17 +50,19 @@ type Env = Record<string, string | undefined>;
 export function loadConfig(env: Env = process.env): Config {
   const port = parsePort(env.PORT);
   const host = parseHost(env.HOST);
+  const siteUrl = parseSiteUrl(env.SITE_URL, host, port);
   return {
     port,
     host,
     affiliateUrl: parseAffiliateUrl(env.AFFILIATE_URL),
     affiliateSubIdParam: parseSubIdParam(env.AFFILIATE_SUBID_PARAM),
-    siteUrl: parseSiteUrl(env.SITE_URL, host, port),
+    siteUrl,
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     shutdownTimeoutMs: parseShutdownTimeout(env.SHUTDOWN_TIMEOUT_MS),
     clickStats: parseClickStats(env),
     adminToken: parseAdminToken(env.ADMIN_TOKEN),
     linkCheckHours: parseLinkCheckHours(env.LINK_CHECK_HOURS),
+    contactEmail: parseContactEmail(env.CONTACT_EMAIL, siteUrl),
   };
 }
 
@@ -219,4 +223,25 @@ function parseLinkCheckHours(raw: string | undefined): number | undefined {
     throw new ConfigError(`LINK_CHECK_HOURS must be a whole number of hours from 1 to 720 (0 or unset: no checks), got "${raw}"`);
   }
   return Number(value);
+}
+
+/** One address, as people type it: a local part, @, and a domain with at least one dot. */
+const emailPattern = /^[^\s@<>()[\]\\,;:"]+@[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)+$/;
+
+/**
+ * The policies promise readers a way to reach the operator, so a public (https) site must have one.
+ * Unset is allowed only on a local preview (http SITE_URL), where the pages say plainly that it is missing.
+ */
+function parseContactEmail(raw: string | undefined, siteUrl: string): string | undefined {
+  const value = given(raw);
+  if (value === undefined) {
+    if (siteUrl.startsWith('https:')) {
+      throw new ConfigError(`CONTACT_EMAIL must be set when SITE_URL is https: the privacy policy and the terms give it to readers as the way to reach you`);
+    }
+    return undefined;
+  }
+  if (value.length > 254 || !emailPattern.test(value)) {
+    throw new ConfigError(`CONTACT_EMAIL must be one email address such as privacy@auctions.example.com, got "${raw}"`);
+  }
+  return value;
 }

@@ -54,6 +54,9 @@ async function start() {
   if (config.affiliateUrl === SAMPLE_AFFILIATE_URL) {
     consoleLogger.info(`AFFILIATE_URL is not set: the buttons point at the sample address ${SAMPLE_AFFILIATE_URL}`);
   }
+  if (!config.contactEmail) {
+    consoleLogger.info('CONTACT_EMAIL is not set: the policies say no contact address is published yet (required once SITE_URL is https)');
+  }
 
   const server = createHttpServer(app);
   server.on('error', (error: NodeJS.ErrnoException) => {

@@ -10,6 +10,8 @@ export interface PageContextValue {
   affiliateSubIdParam?: string;
   /** Click counting (see shared/clickBeacon.ts): where clicks are reported and how long raw clicks are kept; undefined when off. */
   clickCounting?: { endpoint: string; retentionDays: number };
+  /** Where readers of the policies write to (CONTACT_EMAIL); undefined only on a non-https preview. */
+  contactEmail?: string;
 }
 
 export const PageContext = createContext<PageContextValue | null>(null);

@@ -2,7 +2,15 @@
  * The route table: the one place that names the site's pages. Server and client both read it,
  * so it holds only plain data (page components live in shared/pages and are server-only).
  */
-export const pagePaths = ['/', '/privacy-policy', '/terms-conditions', '/about-us'] as const;
+/** The pages by name: every internal link takes its path from here, so no path is written twice. */
+export const paths = {
+  home: '/',
+  privacyPolicy: '/privacy-policy',
+  terms: '/terms-conditions',
+  about: '/about-us',
+} as const;
+
+export const pagePaths = [paths.home, paths.privacyPolicy, paths.terms, paths.about] as const;
 
 export type PagePath = (typeof pagePaths)[number];
 

@@ -10,9 +10,12 @@ export function Footer() {
         <p>{footer.disclaimer}</p>
         <p>{footer.nonAffiliation}</p>
         <p>{footer.commission}</p>
-        <nav className="site-footer__links" aria-label="Legal">
-          <a href="/privacy-policy">{footer.privacyLabel}</a>
-          <a href="/terms-conditions">{footer.termsLabel}</a>
+        <nav className="site-footer__links" aria-label={footer.linksLabel}>
+          {footer.links.map((link) => (
+            <a key={link.href} href={link.href}>
+              {link.label}
+            </a>
+          ))}
         </nav>
         <p className="site-footer__copyright">{footer.copyright}</p>
       </div>

@@ -1,10 +1,11 @@
 /**
  * The about page (/about-us). Its sections are exactly "Who We Are" and "Our Approach".
  */
+import { paths } from '../routes';
 import type { ProsePage } from './types';
 
 export const about: ProsePage = {
-  path: '/about-us',
+  path: paths.about,
   title: 'About Us | Auctions Guide',
   description:
     'Who runs Auctions Guide and how we work: an independent affiliate guide to the Auto Auctions membership, written for first-time auction buyers.',
@@ -57,7 +58,7 @@ export const about: ProsePage = {
         },
         {
           kind: 'paragraph',
-          text: 'To keep our copy current, we review it when the official site changes its offer or its terms, and we update the dates on our policy pages when those pages change. If you spot something out of date, please tell us through the contact address published with this site.',
+          text: 'To keep our copy current, we review it when the official site changes its offer or its terms, and we update the dates on our policy pages when those pages change. If you spot something out of date, please tell us at {contactEmail}.',
         },
         {
           kind: 'paragraph',

@@ -56,6 +56,8 @@ export interface HowItWorksCopy {
   intro: string;
   /** Exactly four steps: Registration, Training, Choose Auction, Buy Car. */
   steps: TitledItem[];
+  /** Read before each step's title by screen readers (the big number is hidden from them): replace `{n}`. */
+  stepLabel: string;
   /** Label of the affiliate "start learning" button. */
   startLearningLabel: string;
 }
@@ -110,6 +112,8 @@ export interface CheckAuctionsCopy {
 
 export interface BonusBook {
   title: string;
+  /** The cover picture beside the book (decorative: the title says what it is). */
+  cover: Extract<GeneratedImageName, `ebook-${number}`>;
   /** Page count; undefined where the spec gives none (never invent one). */
   pages?: number;
   description: string;
@@ -184,6 +188,7 @@ export const whatIs: WhatIsCopy = {
 
 export const howItWorks: HowItWorksCopy = {
   heading: 'How It Works',
+  stepLabel: 'Step {n}: ',
   intro: 'Four steps take you from signing up to driving home in a car you chose yourself.',
   steps: [
     {
@@ -319,31 +324,37 @@ export const bonus: BonusCopy = {
   books: [
     {
       title: 'Vehicle Inspection Checklist',
+      cover: 'ebook-1',
       pages: 52,
       description: 'A step-by-step checklist for looking over a car before you bid on it.',
     },
     {
       title: 'Auction Bidding Strategies',
+      cover: 'ebook-2',
       pages: 18,
       description: 'How to set a price limit, follow the bidding and know when to stop.',
     },
     {
       title: 'Understanding Vehicle History Reports',
+      cover: 'ebook-3',
       pages: 32,
       description: 'How to read a vehicle history report and what to look out for in it.',
     },
     {
       title: 'Financing Your Auction Car',
+      cover: 'ebook-4',
       pages: 46,
       description: 'Ways to pay for an auction car and what to arrange before sale day.',
     },
     {
       title: 'Repairs and Resale: Flipping Auction Cars',
+      cover: 'ebook-5',
       pages: 84,
       description: 'How to judge repair costs and what to think about before reselling a car.',
     },
     {
       title: 'Title, Registration and Paperwork Guide',
+      cover: 'ebook-6',
       description: 'The paperwork that comes after you win: title, registration and the forms involved.',
     },
   ],

@@ -4,10 +4,11 @@
  * agents, and (while CLICK_STATS is on) the click counts of server/clicks. If the server's logging,
  * click records or the page assets change, this text must change too.
  */
+import { paths } from '../routes';
 import type { ProsePage } from './types';
 
 export const privacyPolicy: ProsePage = {
-  path: '/privacy-policy',
+  path: paths.privacyPolicy,
   title: 'Privacy Policy | Auctions Guide',
   description:
     'How Auctions Guide handles your privacy: no accounts, forms, cookies or third-party trackers, and no IP addresses kept, in our access log or anywhere else.',
@@ -87,7 +88,7 @@ export const privacyPolicy: ProsePage = {
     {
       id: 'click-counting',
       heading: 'Counting Clicks on Our Registration Buttons',
-      onlyWithClickCounting: true,
+      when: 'clickCounting',
       blocks: [
         {
           kind: 'paragraph',
@@ -145,7 +146,13 @@ export const privacyPolicy: ProsePage = {
       blocks: [
         {
           kind: 'paragraph',
+          when: 'clickCounting',
           text: 'We do not sell or rent information about our visitors. We would only share our access logs or click records if the law required us to, for example to answer a valid court order, or to deal with an attack on the site.',
+        },
+        {
+          kind: 'paragraph',
+          when: 'noClickCounting',
+          text: 'We do not sell or rent information about our visitors. We would only share our access logs if the law required us to, for example to answer a valid court order, or to deal with an attack on the site.',
         },
       ],
     },
@@ -165,11 +172,17 @@ export const privacyPolicy: ProsePage = {
       blocks: [
         {
           kind: 'paragraph',
-          text: 'Depending on where you live, you may have the right to ask what information we hold about you, to ask us to correct or delete it, or to object to how we use it. You can contact us to use these rights at any time.',
+          text: 'Depending on where you live, you may have the right to ask what information we hold about you, to ask us to correct or delete it, or to object to how we use it. You can email us at {contactEmail} to use these rights at any time.',
         },
         {
           kind: 'paragraph',
+          when: 'clickCounting',
           text: 'Because our logs and click records hold no IP addresses, names or other identifiers, we usually cannot tell which of them, if any, came from you. We will still answer your request and explain what we can do.',
+        },
+        {
+          kind: 'paragraph',
+          when: 'noClickCounting',
+          text: 'Because our logs hold no IP addresses, names or other identifiers, we usually cannot tell which lines, if any, came from you. We will still answer your request and explain what we can do.',
         },
       ],
     },
@@ -189,7 +202,7 @@ export const privacyPolicy: ProsePage = {
       blocks: [
         {
           kind: 'paragraph',
-          text: 'For questions about this policy or your privacy, please contact the site operator at the contact address published with this site.',
+          text: 'For questions about this policy or your privacy, please email the site operator at {contactEmail}.',
         },
       ],
     },

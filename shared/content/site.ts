@@ -2,6 +2,7 @@
  * Site-wide copy: the brand, the short affiliate disclosure, the footer, the top navigation
  * and the small labels shared by every page.
  */
+import { paths } from '../routes';
 
 /** Anchor ids of the home page sections, in page order (see SPEC section 2). */
 export type HomeSectionId =
@@ -22,10 +23,10 @@ export interface FooterCopy {
   /** Possible commission. */
   commission: string;
   copyright: string;
-  /** Label of the link to /privacy-policy. */
-  privacyLabel: string;
-  /** Label of the link to /terms-conditions. */
-  termsLabel: string;
+  /** The policy links, in order. */
+  links: NavLink[];
+  /** Accessible name of the policy links' navigation landmark. */
+  linksLabel: string;
 }
 
 export interface SiteCopy {
@@ -36,7 +37,12 @@ export interface SiteCopy {
   /** One or two plain sentences shown next to the hero button and the bonus offer. */
   disclosureShort: string;
   footer: FooterCopy;
-  backToHome: string;
+  /** The link home at the top and bottom of the long-form pages. */
+  backToHome: NavLink;
+  /** Above a policy's text: replace `{date}`. */
+  lastUpdatedLabel: string;
+  /** Stands where the policies name the contact address while CONTACT_EMAIL is unset (allowed only on a non-https preview). */
+  contactNotSet: string;
   skipLink: string;
   /** Read by screen readers after each affiliate link's text. */
   newTabNote: string;
@@ -70,10 +76,15 @@ export const site: SiteCopy = {
     commission:
       'Some links on this site are affiliate links. If you register through them, we may earn a commission at no extra cost to you.',
     copyright: '© 2025 Auctions Guide',
-    privacyLabel: 'Privacy Policy',
-    termsLabel: 'Terms and Conditions',
+    links: [
+      { href: paths.privacyPolicy, label: 'Privacy Policy' },
+      { href: paths.terms, label: 'Terms and Conditions' },
+    ],
+    linksLabel: 'Legal',
   },
-  backToHome: 'Back to Home',
+  backToHome: { href: paths.home, label: 'Back to Home' },
+  lastUpdatedLabel: 'Last updated: {date}',
+  contactNotSet: '[no contact address yet: the operator must set CONTACT_EMAIL before publishing]',
   skipLink: 'Skip to main content',
   newTabNote: '(opens in a new tab)',
   ogImageAlt: 'Auctions Guide: an independent guide to buying vehicles at government, repo and seizure auctions',
@@ -90,7 +101,7 @@ export const navItems: NavItem[] = [
 ];
 
 /** The top bar's link to the about page. */
-export const aboutLink: NavLink = { href: '/about-us', label: 'About Us' };
+export const aboutLink: NavLink = { href: paths.about, label: 'About Us' };
 
 export interface MenuLabels {
   /** Accessible label of the mobile menu button while the menu is closed. */

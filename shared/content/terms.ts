@@ -2,10 +2,11 @@
  * The terms and conditions (/terms-conditions), in plain words. Purchases, refunds and auction
  * rules belong to third parties; this page says so and points visitors to them.
  */
+import { paths } from '../routes';
 import type { ProsePage } from './types';
 
 export const terms: ProsePage = {
-  path: '/terms-conditions',
+  path: paths.terms,
   title: 'Terms and Conditions | Auctions Guide',
   description:
     'The terms for using Auctions Guide: independent information only, no guaranteed savings, our affiliate commission, and whose terms cover purchases and refunds.',
@@ -165,7 +166,7 @@ export const terms: ProsePage = {
       blocks: [
         {
           kind: 'paragraph',
-          text: 'For questions about these terms, please contact the site operator at the contact address published with this site.',
+          text: 'For questions about these terms, please email the site operator at {contactEmail}.',
         },
       ],
     },

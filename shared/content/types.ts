@@ -8,16 +8,25 @@ export interface LinkLabel {
   label: string;
 }
 
-/** One block of long-form text: a paragraph, or a bulleted list of plain strings. */
-export type TextBlock = { kind: 'paragraph'; text: string } | { kind: 'list'; items: string[] };
+/**
+ * When a piece of copy is shown: only while the server counts affiliate clicks (CLICK_STATS), or only
+ * while it does not, so a page never describes records that are not kept.
+ */
+export type ContentCondition = 'clickCounting' | 'noClickCounting';
+
+/**
+ * One block of long-form text: a paragraph, or a bulleted list of plain strings. Text may name an
+ * operator setting as `{clickRetentionDays}` or `{contactEmail}` (see ProsePage); any other `{name}`
+ * stops the page from rendering, so a placeholder can never show on the site.
+ */
+export type TextBlock = ({ kind: 'paragraph'; text: string } | { kind: 'list'; items: string[] }) & { when?: ContentCondition };
 
 /** A headed section of a long-form page. `id` is a URL-safe slug, unique within its page. */
 export interface ProseSection {
   id: string;
   heading: string;
   blocks: TextBlock[];
-  /** Shown only while the server counts affiliate clicks (CLICK_STATS), so the policy never describes what is off. */
-  onlyWithClickCounting?: boolean;
+  when?: ContentCondition;
 }
 
 /** A static long-form page such as the privacy policy, the terms or the about page. */

@@ -9,12 +9,13 @@ import { Hero } from '../components/home/Hero';
 import { HowItWorks } from '../components/home/HowItWorks';
 import { WhatIs } from '../components/home/WhatIs';
 import { homeMeta } from '../content/home';
+import { paths } from '../routes';
 
 /** The home page: one long page of sections, in the order of the spec. */
 export function HomePage() {
   return (
     <Layout onHome>
-      <PageHead title={homeMeta.title} description={homeMeta.description} path="/" />
+      <PageHead title={homeMeta.title} description={homeMeta.description} path={paths.home} />
       <StructuredData />
       <Hero />
       <WhatIs />

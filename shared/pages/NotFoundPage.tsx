@@ -1,6 +1,7 @@
 import { Layout } from '../components/Layout';
 import { PageHead } from '../components/PageHead';
 import { notFound, type ErrorPageCopy } from '../content/errors';
+import { paths } from '../routes';
 
 /** The page for any path the site does not have, and for requests it cannot read. */
 export function NotFoundPage() {
@@ -15,7 +16,7 @@ export function ErrorPage({ copy }: { copy: ErrorPageCopy }) {
         <h1 id="page-title">{copy.heading}</h1>
         <p>{copy.text}</p>
         <p>
-          <a className="button button--primary" href="/">
+          <a className="button button--primary" href={paths.home}>
             {copy.homeLabel}
           </a>
         </p>

@@ -1,42 +1,39 @@
 import { Layout } from '../components/Layout';
 import { PageHead } from '../components/PageHead';
-import { Prose } from '../components/Prose';
+import { Prose, type ProseSettings } from '../components/Prose';
 import { site } from '../content/site';
-import type { ProsePage as ProsePageContent, TextBlock } from '../content/types';
+import type { ContentCondition, ProsePage as ProsePageContent } from '../content/types';
 import { usePageContext } from '../pageContext';
-
-/** Copy may name the operator's settings, written {clickRetentionDays}, so the text always matches the server. */
-function fillSettings(blocks: TextBlock[], settings: Record<string, string>): TextBlock[] {
-  const fill = (text: string) => text.replace(/\{(\w+)\}/g, (token, name: string) => settings[name] ?? token);
-  return blocks.map((block) => (block.kind === 'paragraph' ? { ...block, text: fill(block.text) } : { ...block, items: block.items.map(fill) }));
-}
 
 /** A long-form text page (privacy policy, terms, about), set for reading. */
 export function ProsePage({ page }: { page: ProsePageContent }) {
-  const { clickCounting } = usePageContext();
-  const settings = { clickRetentionDays: String(clickCounting?.retentionDays ?? '') };
-  const sections = page.sections.filter((section) => !section.onlyWithClickCounting || clickCounting);
+  const { clickCounting, contactEmail } = usePageContext();
+  const shown = ({ when }: { when?: ContentCondition }) => when === undefined || (when === 'clickCounting') === Boolean(clickCounting);
+  // Copy names the operator's settings, so the text always matches the server.
+  const settings: ProseSettings = {
+    clickRetentionDays: String(clickCounting?.retentionDays ?? ''),
+    contactEmail: contactEmail ? <a href={`mailto:${contactEmail}`}>{contactEmail}</a> : site.contactNotSet,
+  };
+  const backToHome = (className: string) => (
+    <a className={className} href={site.backToHome.href}>
+      {site.backToHome.label}
+    </a>
+  );
   return (
     <Layout>
       <PageHead title={page.title} description={page.description} path={page.path} />
       <article className="prose-page">
-        <a className="back-link" href="/">
-          {site.backToHome}
-        </a>
+        {backToHome('back-link')}
         <h1 id="page-title">{page.heading}</h1>
-        {page.lastUpdated && <p className="prose-page__updated">Last updated: {page.lastUpdated}</p>}
-        <Prose blocks={page.intro} />
-        {sections.map((section) => (
+        {page.lastUpdated && <p className="prose-page__updated">{site.lastUpdatedLabel.replace('{date}', page.lastUpdated)}</p>}
+        <Prose blocks={page.intro.filter(shown)} settings={settings} />
+        {page.sections.filter(shown).map((section) => (
           <section key={section.id} aria-labelledby={section.id}>
             <h2 id={section.id}>{section.heading}</h2>
-            <Prose blocks={fillSettings(section.blocks, settings)} />
+            <Prose blocks={section.blocks.filter(shown)} settings={settings} />
           </section>
         ))}
-        <p>
-          <a className="back-link back-link--end" href="/">
-            {site.backToHome}
-          </a>
-        </p>
+        <p>{backToHome('back-link back-link--end')}</p>
       </article>
     </Layout>
   );

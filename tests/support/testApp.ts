@@ -10,10 +10,11 @@ import { silentLogger } from '../../server/logger';
 
 export const testAffiliateUrl = 'https://partner.example.net/join?aff=guide&campaign=spring';
 export const testSiteUrl = 'https://auctions.example.org';
+export const testContactEmail = 'privacy@auctions.example.org';
 
 export function testConfig(env: Record<string, string> = {}): Config {
   // An in-memory click database unless a test names a file: tests never write to data/.
-  return loadConfig({ AFFILIATE_URL: testAffiliateUrl, SITE_URL: testSiteUrl, CLICKS_DB: ':memory:', ...env });
+  return loadConfig({ AFFILIATE_URL: testAffiliateUrl, SITE_URL: testSiteUrl, CONTACT_EMAIL: testContactEmail, CLICKS_DB: ':memory:', ...env });
 }
 
 /** Opens the stores the configuration names, as server/main.ts does; undefined when click counting is off. */

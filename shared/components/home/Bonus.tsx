@@ -4,15 +4,13 @@ import { CallToAction } from '../CallToAction';
 import { Picture } from '../Picture';
 import { Section } from '../Section';
 
-const coverImages = ['ebook-1', 'ebook-2', 'ebook-3', 'ebook-4', 'ebook-5', 'ebook-6'] as const;
-
 export function Bonus() {
   return (
     <Section id="bonus" heading={bonus.heading} intro={bonus.intro} tone="tinted">
       <ul className="books">
-        {bonus.books.map((book, index) => (
+        {bonus.books.map((book) => (
           <li key={book.title} className="books__item">
-            <Picture image={coverImages[index]!} alt="" sizes="150px" className="books__cover" />
+            <Picture image={book.cover} alt="" sizes="150px" className="books__cover" />
             <div>
               <h3>{book.title}</h3>
               {book.pages !== undefined && <p className="books__pages">{bonus.pagesLabel.replace('{n}', String(book.pages))}</p>}

@@ -12,7 +12,7 @@ export function HowItWorks() {
               {index + 1}
             </span>
             <h3>
-              <span className="visually-hidden">Step {index + 1}: </span>
+              <span className="visually-hidden">{howItWorks.stepLabel.replace('{n}', String(index + 1))}</span>
               {step.title}
             </h3>
             <p>{step.description}</p>
