@@ -27,7 +27,7 @@ describe('loadConfig', () => {
   });
 
   it('keeps the affiliate address with its query string and normalises the site URL to an origin', () => {
-    const config = loadConfig({ AFFILIATE_URL: 'https://partner.example.net/join?aff=1&x=2', SITE_URL: 'https://Guide.Example.com/' });
+    const config = loadConfig({ AFFILIATE_URL: 'https://partner.example.net/join?aff=1&x=2', SITE_URL: 'https://Guide.Example.com/', CONTACT_EMAIL: 'help@guide.example.com' });
     expect(config.affiliateUrl).toBe('https://partner.example.net/join?aff=1&x=2');
     expect(config.siteUrl).toBe('https://guide.example.com');
   });
