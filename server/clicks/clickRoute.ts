@@ -92,9 +92,11 @@ function reject(res: Response, status: number, message: string): void {
 
 /**
  * POST /api/clicks: one report of a followed affiliate link. 204 when counted, or answered and
- * deliberately not counted (bots, prefetches, Global Privacy Control / Do Not Track), so nothing is learned by probing; 400 for anything but a
- * small, well-formed report of a known placement; 403 from another site; 429 when one visitor or one
- * address reports too fast; 503 with Retry-After when the database cannot take it. The 204 is sent only after the row is committed, so an acknowledged click is never lost.
+ * deliberately not counted (bots, prefetches, Global Privacy Control / Do Not Track), so nothing is
+ * learned by probing; 400 for anything but a small, well-formed report of a known placement; 403 from
+ * another site; 429 when one visitor or one address reports too fast; 503 with Retry-After when the
+ * database cannot take it. The 204 is sent only after the row is committed, so an acknowledged click is
+ * never lost.
  */
 export function clickRoutes({ store, hashVisitor, rateLimiter, addressRateLimiter, siteUrl, now = () => new Date() }: ClickRouteOptions): express.Router {
   const router = express.Router({ caseSensitive: true, strict: true });
