@@ -162,6 +162,20 @@ describe('PostgreSQL', () => {
     expect((error as Error).message).not.toContain('hunter2');
   });
 
+  it('uses TLS as the URL\'s sslmode says: require fails against a server without TLS, disable connects', async () => {
+    const url = new URL(process.env.TEST_DATABASE_URL!);
+    url.searchParams.set('sslmode', 'require');
+    await expect(openDatabase({ engine: 'postgres', url: url.href }, { logger: silentLogger })).rejects.toThrow(/does not support SSL/);
+    const created = await createTestDatabase();
+    try {
+      const plain = new URL(created.url);
+      plain.searchParams.set('sslmode', 'disable');
+      await (await openDatabase({ engine: 'postgres', url: plain.href }, { logger: silentLogger })).close();
+    } finally {
+      await created.drop();
+    }
+  });
+
   it('says the database does not exist', async () => {
     const url = new URL(process.env.TEST_DATABASE_URL!);
     url.pathname = '/no_such_database_here';
