@@ -7,6 +7,7 @@ import { addressRateLimit, clickRoutes, visitorRateLimit } from './clicks/clickR
 import { readClickStats } from './clicks/clickStats';
 import { createRateLimiter, type RateLimiter } from './clicks/rateLimiter';
 import type { Config } from './config';
+import { conversionRoutes } from './conversions/conversionRoute';
 import type { StatsStores } from './db/statsStores';
 import { consoleLogger, type Logger } from './logger';
 import { readManifest, type AssetManifest } from './manifest';
@@ -104,6 +105,8 @@ export function createApp(config: Config, options: AppOptions = {}): express.Exp
         siteUrl: config.siteUrl,
       }),
     );
+    // Only with CONVERSIONS_KEY set; without it /api/conversions does not exist (GET is the 404 page).
+    if (config.conversionsKey) app.use(conversionRoutes({ key: config.conversionsKey, store: stores.conversions }));
   }
 
   app.use((req, res, next) => {

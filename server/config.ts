@@ -24,6 +24,8 @@ export interface Config {
   linkCheckHours: number | undefined;
   /** The address the privacy policy, the terms and the about page give readers; required under an https SITE_URL. */
   contactEmail: string | undefined;
+  /** The key the affiliate networks' postbacks carry; undefined means /api/conversions does not exist. */
+  conversionsKey: string | undefined;
 }
 
 export interface ClickStatsConfig {
@@ -63,6 +65,7 @@ export function loadConfig(env: Env = process.env): Config {
     adminToken: parseAdminToken(env.ADMIN_TOKEN),
     linkCheckHours: parseLinkCheckHours(env.LINK_CHECK_HOURS),
     contactEmail: parseContactEmail(env.CONTACT_EMAIL, siteUrl),
+    conversionsKey: parseConversionsKey(env),
   };
 }
 
@@ -242,6 +245,31 @@ function parseContactEmail(raw: string | undefined, siteUrl: string): string | u
   }
   if (value.length > 254 || !emailPattern.test(value)) {
     throw new ConfigError(`CONTACT_EMAIL must be one email address such as privacy@auctions.example.com, got "${raw}"`);
+  }
+  return value;
+}
+
+const minimumConversionsKeyLength = 24;
+
+/**
+ * The key is written into every network's postback URL as it is, so it may hold only characters that
+ * need no escaping there (& would end it, + would arrive as a space); hex from `openssl rand -hex 24`
+ * fits. It must differ from ADMIN_TOKEN, since a postback URL is seen by the networks' staff and
+ * proxies, and it needs the statistics database that CLICK_STATS=off turns off. Messages never repeat it.
+ */
+function parseConversionsKey(env: Env): string | undefined {
+  const value = given(env.CONVERSIONS_KEY);
+  if (value === undefined) return undefined;
+  if (value.length < minimumConversionsKeyLength || !/^[A-Za-z0-9._~-]+$/.test(value)) {
+    throw new ConfigError(
+      `CONVERSIONS_KEY must be at least ${minimumConversionsKeyLength} characters of letters, digits, "-", ".", "_" or "~", as it goes into postback URLs unescaped (try: openssl rand -hex 24)`,
+    );
+  }
+  if (value === given(env.ADMIN_TOKEN)) {
+    throw new ConfigError('CONVERSIONS_KEY must differ from ADMIN_TOKEN: the networks see the postback URL, and it must not open /admin');
+  }
+  if (given(env.CLICK_STATS)?.toLowerCase() === 'off') {
+    throw new ConfigError('CONVERSIONS_KEY needs the statistics database, which CLICK_STATS=off turns off: unset one of the two');
   }
   return value;
 }

@@ -11,6 +11,8 @@ export interface Schema {
   visitor_salts: VisitorSaltsTable;
   link_checks: LinkChecksTable;
   job_runs: JobRunsTable;
+  conversions: ConversionsTable;
+  conversion_events: ConversionEventsTable;
   schema_migrations: SchemaMigrationsTable;
 }
 
@@ -62,6 +64,48 @@ export interface JobRunsTable {
   job: string;
   period: string;
   claimed_at: number;
+}
+
+/**
+ * A network's transaction, one row per txid, in its current state. Payouts are whole millionths of the
+ * currency unit (12.50 USD is 12500000), so every decimal a network sends is kept exactly.
+ */
+export interface ConversionsTable {
+  id: Generated<number>;
+  /** The network's transaction ID: unique, whatever network sent it. */
+  txid: string;
+  /** The sub-ID as the network sent it back; null when it sent none. */
+  subid: string | null;
+  /** The click ID the sub-ID carries (letters and digits), for the join to clicks; null when it carries none. */
+  click_id: string | null;
+  /** The placement the sub-ID names (a link without JavaScript sends the bare placement); null when none. */
+  placement: string | null;
+  payout_micros: number | null;
+  /** ISO 4217, upper case. */
+  currency: string;
+  /** sale, or refund / chargeback once reversed. */
+  status: string;
+  /** When the first report of this txid arrived, and its UTC day. */
+  received_at: number;
+  day: string;
+  /** When a refund or chargeback reversed it; a reversed conversion counts in neither conversions nor revenue. */
+  reversed_at: number | null;
+}
+
+/** Every report accepted for a txid, duplicates included: the history behind a conversion's state. */
+export interface ConversionEventsTable {
+  id: Generated<number>;
+  txid: string;
+  /** What the report said: sale, refund or chargeback. */
+  status: string;
+  /** What it did: recorded, duplicate, reversed, already reversed or unknown txid (see conversionStore.ts). */
+  outcome: string;
+  subid: string | null;
+  payout_micros: number | null;
+  currency: string;
+  /** postback or import. */
+  via: string;
+  received_at: number;
 }
 
 export interface SchemaMigrationsTable {

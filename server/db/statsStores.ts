@@ -1,4 +1,5 @@
 import { createClickStore, type ClickStore } from '../clicks/clickStore';
+import { createConversionStore, type ConversionStore } from '../conversions/conversionStore';
 import { databaseLinkCheckLog, type LinkCheckLog } from '../linkHealth/linkCheckLog';
 import { claimJobRun } from './jobRuns';
 import type { AppDatabase } from './openDatabase';
@@ -8,6 +9,8 @@ import { createVisitorHasher, type VisitorHasher } from './visitorSalts';
 export interface StatsStores {
   database: AppDatabase;
   clicks: ClickStore;
+  /** The networks' reports of sales, refunds and chargebacks (used when CONVERSIONS_KEY is set, and by the import). */
+  conversions: ConversionStore;
   hashVisitor: VisitorHasher;
   linkChecks: LinkCheckLog;
   /** True for the one instance that claims a job's run for a period (see jobRuns.ts). */
@@ -19,6 +22,7 @@ export function createStatsStores(database: AppDatabase, { retentionDays }: { re
   return {
     database,
     clicks: createClickStore(database.db, { retentionDays }),
+    conversions: createConversionStore(database.db),
     hashVisitor: createVisitorHasher(database.db),
     linkChecks: databaseLinkCheckLog(database.db, claim),
     claimJobRun: claim,
