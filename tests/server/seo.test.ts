@@ -1,5 +1,6 @@
 import request from 'supertest';
 import { pagePaths } from '../../shared/routes';
+import { assertSelector, parseHtml, parseXml } from '../support/html';
 import { createTestApp, testSiteUrl } from '../support/testApp';
 
 let app: Awaited<ReturnType<typeof createTestApp>>;
@@ -7,11 +8,10 @@ beforeAll(async () => {
   app = await createTestApp();
 });
 
-/** Reads <head> as a link-preview bot does: raw HTML, meta tags by property or name. */
+/** Reads <head> as a link-preview bot does: meta tags by property or name, from the HTML as served. */
 function metaTags(html: string): Map<string, string> {
-  const head = html.slice(0, html.indexOf('</head>'));
   const tags = new Map<string, string>();
-  for (const [, key, value] of head.matchAll(/<meta (?:property|name)="([^"]+)" content="([^"]*)"\/>/g)) tags.set(key!, value!.replace(/&amp;/g, '&').replace(/&#x27;/g, "'"));
+  for (const meta of parseHtml(html).all('head meta[property], head meta[name]')) tags.set((meta.attr('property') ?? meta.attr('name'))!, meta.attr('content') ?? '');
   return tags;
 }
 
@@ -25,7 +25,9 @@ describe('GET /robots.txt', () => {
 describe('GET /sitemap.xml', () => {
   it('lists the four routes, and only them, as absolute URLs', async () => {
     const { text } = await request(app).get('/sitemap.xml').expect(200).expect('Content-Type', 'application/xml; charset=utf-8');
-    const locations = [...text.matchAll(/<loc>([^<]+)<\/loc>/g)].map((match) => match[1]);
+    const locations = parseXml(text)
+      .all('urlset > url > loc')
+      .map((location) => location.text());
     expect(locations).toEqual(pagePaths.map((path) => `${testSiteUrl}${path}`));
   });
 });
@@ -60,20 +62,24 @@ describe('link-preview tags', () => {
 describe('structured data', () => {
   it('describes the Organization and the WebSite only: no FAQPage, Review or rating markup', async () => {
     const { text } = await request(app).get('/').expect(200);
-    const blocks = [...text.matchAll(/<script type="application\/ld\+json">([^<]*)<\/script>/g)].map((match) => JSON.parse(match[1]!));
+    const blocks = parseHtml(text)
+      .all('script[type="application/ld+json"]')
+      .map((script) => JSON.parse(script.textContent()));
     expect(blocks).toHaveLength(1);
     expect(blocks[0]['@graph'].map((node: { '@type': string }) => node['@type'])).toEqual(['Organization', 'WebSite']);
+    // The whole response on purpose: no such type anywhere, whether as JSON-LD, microdata or RDFa.
     expect(text).not.toMatch(/FAQPage|"Review"|AggregateRating/);
   });
 });
 
 describe('icons', () => {
   it('link an SVG favicon with a PNG fallback, an apple-touch-icon and a theme colour', async () => {
-    const { text } = await request(app).get('/about-us').expect(200);
-    expect(text).toContain('<link rel="icon" href="/favicon.svg" type="image/svg+xml"/>');
-    expect(text).toContain('<link rel="icon" href="/favicon-32.png" type="image/png" sizes="32x32"/>');
-    expect(text).toContain('<link rel="apple-touch-icon" href="/apple-touch-icon.png"/>');
-    expect(text).toContain('<meta name="theme-color" content="#0b2545"/>');
+    const page = parseHtml((await request(app).get('/about-us').expect(200)).text);
+    expect(page.attr('head link[rel="icon"][href="/favicon.svg"]', 'type')).toBe('image/svg+xml');
+    const png = page.one('head link[rel="icon"][href="/favicon-32.png"]');
+    expect([png.attr('type'), png.attr('sizes')]).toEqual(['image/png', '32x32']);
+    assertSelector(page, 'head link[rel="apple-touch-icon"][href="/apple-touch-icon.png"]', 1);
+    expect(page.attr('head meta[name="theme-color"]', 'content')).toBe('#0b2545');
     for (const file of ['/favicon.svg', '/favicon-32.png', '/apple-touch-icon.png', '/favicon.ico']) await request(app).get(file).expect(200);
   });
 });
