@@ -1,41 +1,69 @@
 /**
- * Puts a real customer screenshot in place of one of the six sample review images:
+ * Puts a real customer screenshot in place of one of the six sample review cards:
+ *
  *   npx tsx scripts/import-review.ts <1-6> <screenshot.png|jpg|webp>
- * The screenshot is fitted (never cropped) onto the 4:3 card the carousel shows, on the page's
- * light background, and written at every width and format the page offers, under the same names.
- * Then update that slide's alt text (and the reviews intro) in shared/content/home.ts.
- * Note: scripts/make-images.ts redraws all artwork, samples included; run it only before importing.
+ *
+ * A screenshot is a source like any other: this copies it to art/review-N.png (turned upright, as
+ * lossless PNG, with its metadata such as a phone's location dropped), where it takes the sample
+ * drawing's place, and then runs the image pipeline. Putting the file there by hand does the same.
+ * It never replaces a screenshot already in the slot. Then describe the screenshot in that slide's alt
+ * text in shared/content/home.ts.
+ *
+ * Exit codes: 0 done, 1 not imported (named why) or the pipeline failed, 64 bad arguments.
  */
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
-import { generatedImages } from '../shared/content/images.generated';
+import { buildSiteImages, artDir } from './build-images';
+import { siteSlots } from './images/artwork';
+import { screenshotExtensions } from './images/sources';
+import { runCommand, type CommandMain } from './runCommand';
 
-async function main() {
-  const [slot, source] = process.argv.slice(2);
-  const name = `review-${slot}` as const;
-  if (!/^[1-6]$/.test(slot ?? '') || !source || !existsSync(source)) {
-    console.error('usage: npx tsx scripts/import-review.ts <1-6> <screenshot file>');
-    process.exit(1);
+const usage = 'Usage: npx tsx scripts/import-review.ts <1-6> <screenshot.png|jpg|webp>\n';
+const reviewSlots = siteSlots.filter((slot) => slot.kind === 'review').map((slot) => slot.name);
+
+export class ImportError extends Error {}
+
+/** Copies a screenshot into slot `review-<n>` of artDir as PNG; returns the file written. */
+export async function importReview(n: number, file: string, folder: string = artDir): Promise<string> {
+  const slot = `review-${n}`;
+  const taken = screenshotExtensions.map((extension) => path.join(folder, `${slot}${extension}`)).find((candidate) => existsSync(candidate));
+  if (taken) {
+    throw new ImportError(`${slot} already shows a customer screenshot, ${path.relative(process.cwd(), taken)}: delete it first if you mean to replace it`);
   }
-  const image = generatedImages[name as keyof typeof generatedImages];
-  const publicDir = path.join(__dirname, '..', 'public');
-  for (const [format, variants] of [['avif', image.avif], ['webp', image.webp], ['jpeg', image.jpeg]] as const) {
-    for (const variant of variants) {
-      const height = Math.round((variant.width * image.height) / image.width);
-      const fitted = sharp(source).resize(variant.width, height, { fit: 'contain', background: '#f6f8fb' }).flatten({ background: '#f6f8fb' });
-      const encoded =
-        format === 'avif'
-          ? fitted.avif({ quality: 55, effort: 4 })
-          : format === 'webp'
-            ? fitted.webp({ quality: 78 })
-            : fitted.jpeg({ quality: 80, mozjpeg: true });
-      const file = path.join(publicDir, variant.src);
-      writeFileSync(file, await encoded.toBuffer());
-      console.log(`wrote ${path.relative(process.cwd(), file)}`);
-    }
+  const target = path.join(folder, `${slot}.png`);
+  try {
+    // No withMetadata(): sharp writes none, so no EXIF, location or camera data ends up in the repository.
+    await sharp(file).rotate().png({ compressionLevel: 9 }).toFile(target);
+  } catch (error) {
+    throw new ImportError(`${file} cannot be read as a PNG, JPEG or WebP picture (${(error as Error).message})`);
   }
-  console.log(`Now describe the screenshot in the alt text of ${name} in shared/content/home.ts.`);
+  return target;
 }
 
-void main();
+export const main: CommandMain = async (argv, _env, out, err) => {
+  const [slotArgument, file, ...rest] = argv;
+  const n = Number(slotArgument);
+  if (rest.length || !file || !reviewSlots.includes(`review-${n}`)) {
+    err(usage);
+    return 64;
+  }
+  if (!existsSync(file)) {
+    err(`import-review: ${file} does not exist\n`);
+    return 64;
+  }
+  let written;
+  try {
+    written = await importReview(n, file);
+  } catch (error) {
+    if (!(error instanceof ImportError)) throw error;
+    err(`import-review: ${error.message}\n`);
+    return 1;
+  }
+  out(`Wrote ${path.relative(process.cwd(), written)}; it now takes the place of the sample card in review-${n}.\n`);
+  const code = await buildSiteImages(out, err);
+  if (code === 0) out(`Now describe the screenshot in the alt text of review-${n} in shared/content/home.ts, then commit art/, public/images and images.generated.ts.\n`);
+  return code;
+};
+
+if (require.main === module) runCommand(main);
