@@ -1,0 +1,123 @@
+/**
+ * npm run conversions:import -- FILE.csv: a network's CSV report of sales, refunds and chargebacks, for
+ * networks without postbacks (CJ) or to fill a gap. The same rules as a postback, row by row; running it
+ * again on the same file adds nothing. Writes to PostgreSQL when DATABASE_URL is set, otherwise to the
+ * SQLite file CLICKS_DB (default data/clicks.sqlite) or the file --db names; safe while the server runs.
+ *
+ *   npm run conversions:import -- report.csv --txid-column "Order ID" --subid-column SID \
+ *     --payout-column Commission --status-column Status --status-map "New=sale,Locked=sale,Corrected=refund"
+ */
+import '../server/nodeVersion';
+import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { ConfigError, loadConfig } from '../server/config';
+import { formatPayout, statusMapFromPairs } from '../server/conversions/conversionFields';
+import { importConversions, ImportSetupError, type ImportOptions } from '../server/conversions/conversionImport';
+import { createConversionStore, readConversionTotals } from '../server/conversions/conversionStore';
+import type { DatabaseSettings } from '../server/db/databaseSettings';
+import { DatabaseError, openDatabase } from '../server/db/openDatabase';
+import { silentLogger } from '../server/logger';
+import { runCommand, type CommandMain } from './runCommand';
+
+const usage = `Usage: npm run conversions:import -- FILE.csv [--txid-column NAME] [--subid-column NAME] [--payout-column NAME]
+         [--currency-column NAME] [--status-column NAME] [--status-map "Locked=sale,Reversed=refund,Disputed=chargeback"]
+         [--currency CODE] [--delimiter ";"] [--db FILE]
+Columns default to txid, subid, payout, currency and status (matched without case); only txid is required.`;
+
+const columnOptions = { txid: 'txid-column', subid: 'subid-column', payout: 'payout-column', currency: 'currency-column', status: 'status-column' } as const;
+
+/** Exit codes: 0 every row imported or already there, 1 a row rejected (or no usable file or database), 64 bad arguments. */
+export const main: CommandMain = async (argv, env, out, err) => {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        'txid-column': { type: 'string' },
+        'subid-column': { type: 'string' },
+        'payout-column': { type: 'string' },
+        'currency-column': { type: 'string' },
+        'status-column': { type: 'string' },
+        'status-map': { type: 'string' },
+        currency: { type: 'string' },
+        delimiter: { type: 'string' },
+        db: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+      strict: true,
+    });
+  } catch (error) {
+    err(`conversions:import: ${(error as Error).message}\n${usage}\n`);
+    return 64;
+  }
+  const { values, positionals } = parsed;
+  if (values.help) {
+    out(`${usage}\n`);
+    return 0;
+  }
+  const bad = (message: string) => {
+    err(`conversions:import: ${message}\n${usage}\n`);
+    return 64;
+  };
+  if (positionals.length !== 1) return bad('name one CSV file');
+  const statusMap = statusMapFromPairs(typeof values['status-map'] === 'string' ? values['status-map'] : '');
+  if (statusMap.error !== undefined) return bad(statusMap.error);
+  const delimiter = typeof values.delimiter === 'string' ? values.delimiter.replace(/^\\t$|^tab$/i, '\t') : ',';
+  if (delimiter.length !== 1 || delimiter === '"' || delimiter === '\r' || delimiter === '\n') return bad('--delimiter must be one character, such as ";" or tab');
+  const currency = typeof values.currency === 'string' ? values.currency.trim().toUpperCase() : undefined;
+  if (currency !== undefined && !Intl.supportedValuesOf('currency').includes(currency)) return bad('--currency must be an ISO 4217 currency code such as EUR');
+  const columns: ImportOptions['columns'] = {};
+  for (const [field, option] of Object.entries(columnOptions) as Array<[keyof typeof columnOptions, (typeof columnOptions)[keyof typeof columnOptions]]>) {
+    const name = values[option];
+    if (typeof name === 'string') columns[field] = name;
+  }
+
+  const file = positionals[0]!;
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    err(`conversions:import: cannot read ${file}: ${(error as Error).message}\n`);
+    return 1;
+  }
+
+  let settings: DatabaseSettings;
+  try {
+    // The server's own reading of DATABASE_URL and CLICKS_DB, so both name the same database.
+    settings = typeof values.db === 'string' ? { engine: 'sqlite', file: values.db } : loadConfig({ DATABASE_URL: env.DATABASE_URL, CLICKS_DB: env.CLICKS_DB }).clickStats!.database;
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    err(`conversions:import: ${error.message}\n`);
+    return 1;
+  }
+  let database;
+  try {
+    database = await openDatabase(settings, { logger: silentLogger });
+  } catch (error) {
+    if (!(error instanceof DatabaseError)) throw error;
+    err(`conversions:import: ${error.message}\n`);
+    return 1;
+  }
+  try {
+    const result = await importConversions(text, { columns, statusMap: statusMap.map, currency, delimiter }, createConversionStore(database.db));
+    out(`imported ${result.imported}, duplicate ${result.duplicate}, rejected ${result.rejected.length}\n`);
+    for (const { line, reason } of result.rejected) out(`  line ${line}: ${reason}\n`);
+    const totals = await readConversionTotals(database.db);
+    const revenue = totals.revenue.map((row) => `${formatPayout(row.payoutMicros)} ${row.currency}`).join(', ') || 'no payouts';
+    out(`now recorded: ${totals.conversions} conversions (${revenue}), ${totals.reversed} reversed\n`);
+    return result.rejected.length > 0 ? 1 : 0;
+  } catch (error) {
+    if (error instanceof ImportSetupError) {
+      if (error.fromOptions) return bad(`${file}: ${error.message}`);
+      err(`conversions:import: ${file}: ${error.message}\n`);
+      return 1;
+    }
+    err(`conversions:import: the database stopped answering: ${(error as Error).message.split('\n', 1)[0]}; rows before it are recorded, run the import again\n`);
+    return 1;
+  } finally {
+    await database.close();
+  }
+};
+
+if (require.main === module) runCommand(main);
