@@ -5,6 +5,7 @@ import { createRateLimiter } from '../../server/clicks/rateLimiter';
 import { createStatsStores } from '../../server/db/statsStores';
 import type { AppDatabase } from '../../server/db/openDatabase';
 import { openTestDatabase, type TestEngineDatabase } from '../support/engines';
+import { assertNoSelector, assertSelector, parseHtml } from '../support/html';
 import { createTestApp, startTestServer, testSiteUrl } from '../support/testApp';
 
 const browserUserAgent = 'Mozilla/5.0 (Linux; Android 15; Pixel 9) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36';
@@ -181,11 +182,11 @@ describe('POST /api/clicks', () => {
 describe('affiliate links with click counting on', () => {
   it('carry a ping to the click endpoint for their placement, and the page names the endpoint for the script', async () => {
     const { app, store } = await setUp();
-    const { text } = await request(app).get('/').expect(200);
+    const page = parseHtml((await request(app).get('/').expect(200)).text);
     for (const placement of affiliatePlacements) {
-      expect(text).toMatch(new RegExp(`<a [^>]*data-placement="${placement}" ping="/api/clicks\\?placement=${placement}"`));
+      expect(page.attr(`a[data-placement="${placement}"]`, 'ping')).toBe(`/api/clicks?placement=${placement}`);
     }
-    expect(text).toContain('data-click-endpoint="/api/clicks"');
+    expect(page.attr('script[data-click-endpoint]', 'data-click-endpoint')).toBe('/api/clicks');
     await store.close();
   });
 });
@@ -202,10 +203,10 @@ describe('CLICK_STATS=off', () => {
   });
 
   it('renders links without ping and pages without the endpoint, so no listener is added', async () => {
-    const { text } = await request(app).get('/').expect(200);
-    expect(text).toContain('data-placement="hero"');
-    expect(text).not.toContain('ping=');
-    expect(text).not.toContain('data-click-endpoint');
+    const page = parseHtml((await request(app).get('/').expect(200)).text);
+    assertSelector(page, 'a[data-placement="hero"]', 1);
+    assertNoSelector(page, '[ping]');
+    assertNoSelector(page, '[data-click-endpoint]');
   });
 });
 

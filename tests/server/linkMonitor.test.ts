@@ -1,0 +1,198 @@
+import { claimJobRun } from '../../server/db/jobRuns';
+import type { LinkCheckResult, LinkVerdict } from '../../server/linkHealth/checkLink';
+import { databaseLinkCheckLog, memoryLinkCheckLog, type LinkCheckLog } from '../../server/linkHealth/linkCheckLog';
+import { LinkMonitor } from '../../server/linkHealth/linkMonitor';
+import type { Logger } from '../../server/logger';
+import { engines, openTestDatabase } from '../support/engines';
+
+const monitoredUrl = 'https://partner.example.net/join?aff=1';
+const verdictOf: Record<number, LinkVerdict> = { 200: 'ok', 403: 'blocked', 404: 'broken', 500: 'error' };
+
+function resultFor(status: number): LinkCheckResult {
+  return { checkedAt: new Date(), url: monitoredUrl, finalUrl: monitoredUrl, status, redirects: 0, ms: 5, verdict: verdictOf[status] ?? 'error' };
+}
+
+function capturingLogger() {
+  const lines: string[] = [];
+  const errors: string[] = [];
+  const logger: Logger = { info: (line) => lines.push(line), error: (message) => errors.push(message) };
+  return { logger, lines, errors };
+}
+
+/** A monitor whose checks answer the given statuses in turn, without any network. */
+function scriptedMonitor(statuses: number[], intervalMs = 3_600_000, log: LinkCheckLog = memoryLinkCheckLog()) {
+  const { logger, lines, errors } = capturingLogger();
+  let calls = 0;
+  const monitor = new LinkMonitor({
+    url: monitoredUrl,
+    intervalMs,
+    logger,
+    log,
+    check: async () => resultFor(statuses[calls++ % statuses.length] ?? 200),
+  });
+  const runAll = async () => {
+    for (let i = 0; i < statuses.length; i++) await monitor.runCheck();
+  };
+  return { monitor, lines, errors, runAll, calls: () => calls };
+}
+
+describe('LinkMonitor', () => {
+  afterEach(() => {
+    jest.useRealTimers();
+    jest.restoreAllMocks();
+  });
+
+  it('does not call a single 404 broken', async () => {
+    const { monitor, errors, runAll } = scriptedMonitor([404]);
+    await runAll();
+    expect(await monitor.state()).toMatchObject({ consecutiveBroken: 1, broken: false });
+    expect(errors).toEqual([]);
+  });
+
+  it('counts 404 twice in a row as broken', async () => {
+    const { monitor, runAll } = scriptedMonitor([404, 404]);
+    await runAll();
+    expect(await monitor.state()).toMatchObject({ consecutiveBroken: 2, broken: true });
+  });
+
+  it('logs one error line naming the address, status and count when the link turns broken', async () => {
+    const { errors, runAll } = scriptedMonitor([404, 404]);
+    await runAll();
+    expect(errors).toEqual([`affiliate link looks broken: ${monitoredUrl} answered 404 on 2 checks in a row; check AFFILIATE_URL`]);
+  });
+
+  it('logs the error again on each further broken check', async () => {
+    const { errors, runAll } = scriptedMonitor([404, 404, 404]);
+    await runAll();
+    expect(errors).toHaveLength(2);
+    expect(errors[1]).toContain('on 3 checks in a row');
+  });
+
+  it.each([403, 500])('keeps a broken streak going across a %s, which says nothing about whether the page is gone', async (status) => {
+    const { monitor, runAll } = scriptedMonitor([404, status, 404]);
+    await runAll();
+    expect(await monitor.state()).toMatchObject({ consecutiveBroken: 2, broken: true });
+  });
+
+  it('starts counting again after a 200', async () => {
+    const { monitor, errors, runAll } = scriptedMonitor([404, 200, 404]);
+    await runAll();
+    expect(await monitor.state()).toMatchObject({ consecutiveBroken: 1, broken: false });
+    expect(errors).toEqual([]);
+  });
+
+  it('logs one info line when a broken link works again', async () => {
+    const { monitor, lines, runAll } = scriptedMonitor([404, 404, 200]);
+    await runAll();
+    expect((await monitor.state()).broken).toBe(false);
+    expect(lines.filter((line) => line.includes('works again'))).toEqual([
+      `affiliate link works again: ${monitoredUrl} answered 200 after 2 broken checks in a row`,
+    ]);
+  });
+
+  it('logs one info line per check with the address, status and verdict', async () => {
+    const { lines, runAll } = scriptedMonitor([200, 403]);
+    await runAll();
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatch(new RegExp(`^\\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z link check ${monitoredUrl.replace(/[?.]/g, '\\$&')}: 200 \\(ok\\)$`));
+    expect(lines[1]).toMatch(/: 403 \(blocked\)$/);
+  });
+
+  it('keeps the latest result in its state', async () => {
+    const { monitor, runAll } = scriptedMonitor([200, 403]);
+    await runAll();
+    expect((await monitor.state()).last).toMatchObject({ status: 403, verdict: 'blocked' });
+  });
+
+  it('records a check function that throws as an error result instead of rejecting', async () => {
+    const { logger } = capturingLogger();
+    const monitor = new LinkMonitor({ url: monitoredUrl, intervalMs: 1_000, logger, log: memoryLinkCheckLog(), check: () => Promise.reject(new Error('boom')) });
+    expect(await monitor.runCheck()).toMatchObject({ verdict: 'error', error: 'boom' });
+  });
+
+  it('shares one in-flight check between concurrent runCheck calls', async () => {
+    const { logger } = capturingLogger();
+    let calls = 0;
+    let answer: (result: LinkCheckResult) => void = () => {};
+    const check = () => {
+      calls++;
+      return new Promise<LinkCheckResult>((resolve) => (answer = resolve));
+    };
+    const monitor = new LinkMonitor({ url: monitoredUrl, intervalMs: 1_000, logger, log: memoryLinkCheckLog(), check });
+    const first = monitor.runCheck();
+    const second = monitor.runCheck();
+    answer(resultFor(200));
+    expect(await second).toBe(await first);
+    expect(calls).toBe(1);
+  });
+
+  it('checks right away when started', async () => {
+    jest.useFakeTimers();
+    const { monitor, calls } = scriptedMonitor([200]);
+    monitor.start();
+    await jest.advanceTimersByTimeAsync(0);
+    expect(calls()).toBe(1);
+    monitor.stop();
+  });
+
+  it('checks again every interval', async () => {
+    jest.useFakeTimers();
+    const { monitor, calls } = scriptedMonitor([200], 1_000);
+    monitor.start();
+    await jest.advanceTimersByTimeAsync(3_000);
+    expect(calls()).toBe(4);
+    monitor.stop();
+  });
+
+  it('checks no more once stopped', async () => {
+    jest.useFakeTimers();
+    const { monitor, calls } = scriptedMonitor([200], 1_000);
+    monitor.start();
+    monitor.stop();
+    await jest.advanceTimersByTimeAsync(5_000);
+    expect(calls()).toBe(1);
+  });
+
+  it('leaves a period to the instance that claimed it first: one check per period across instances', async () => {
+    const shared = memoryLinkCheckLog();
+    const one = scriptedMonitor([200], 3_600_000, shared);
+    const two = scriptedMonitor([200], 3_600_000, shared);
+    expect(await one.monitor.tick()).toMatchObject({ status: 200 });
+    expect(await two.monitor.tick()).toBeUndefined();
+    expect(one.calls() + two.calls()).toBe(1);
+    expect(await two.monitor.state()).toMatchObject({ last: { status: 200 } });
+  });
+
+  it('skips a tick, logging why, when the history cannot be reached', async () => {
+    const { logger, errors } = capturingLogger();
+    const unreachable: LinkCheckLog = { claim: () => Promise.reject(new Error('connect ECONNREFUSED')), add: async () => {}, recent: async () => [] };
+    const monitor = new LinkMonitor({ url: monitoredUrl, intervalMs: 1_000, logger, log: unreachable, check: async () => resultFor(200) });
+    expect(await monitor.tick()).toBeUndefined();
+    expect(errors).toEqual(['link check skipped: connect ECONNREFUSED']);
+  });
+
+  it('does not let its timer keep the process alive', () => {
+    const setIntervalSpy = jest.spyOn(global, 'setInterval');
+    const { monitor } = scriptedMonitor([200]);
+    monitor.start();
+    const timer = setIntervalSpy.mock.results[0]?.value as NodeJS.Timeout;
+    expect(timer.hasRef()).toBe(false);
+    monitor.stop();
+  });
+});
+
+describe.each(engines)('LinkMonitor on a %s database', (engine) => {
+  it('shows every instance the same banner, from the shared history', async () => {
+    const opened = await openTestDatabase(engine);
+    try {
+      const log = () => databaseLinkCheckLog(opened.database.db, (job, period) => claimJobRun(opened.database.db, job, period));
+      const checker = scriptedMonitor([404, 404], 3_600_000, log());
+      await checker.runAll();
+      const other = scriptedMonitor([200], 3_600_000, log());
+      expect(await other.monitor.state()).toMatchObject({ consecutiveBroken: 2, broken: true, last: { status: 404 } });
+      expect(other.calls()).toBe(0);
+    } finally {
+      await opened.close();
+    }
+  });
+});
