@@ -13,8 +13,6 @@ import { assertNoSelector, assertSelector, parseHtml, type HtmlNode } from '../s
 import { createTestApp } from '../support/testApp';
 
 const token = 'test-admin-token-0123456789abcdef';
-/** The page's words without markup, for asserting on sentences that span elements. */
-const textOf = (html: string) => parseHtml(html).text();
 const basic = (password: string) => `Basic ${Buffer.from(`operator:${password}`).toString('base64')}`;
 
 async function setUp(options: { linkHealth?: LinkMonitor } = {}) {
@@ -90,24 +88,25 @@ describe('GET /admin', () => {
 
   describe('the page', () => {
     let response: request.Response;
+    let page: HtmlNode;
     beforeEach(async () => {
       response = await request(app).get('/admin').set('Authorization', basic(token)).expect(200);
+      page = parseHtml(response.text);
     });
 
     it('is never cached or indexed', () => {
       expect(response.headers['cache-control']).toBe('no-store');
       expect(response.headers['x-robots-tag']).toBe('noindex, nofollow');
-      expect(parseHtml(response.text).attr('head meta[name="robots"]', 'content')).toBe('noindex, nofollow');
+      expect(page.attr('head meta[name="robots"]', 'content')).toBe('noindex, nofollow');
     });
 
     it('runs no script and allows only its own stylesheet', () => {
       const csp = response.headers['content-security-policy'] as string;
       expect(csp).toMatch(/^default-src 'none'; style-src 'sha256-[A-Za-z0-9+/=]+';/);
-      assertNoSelector(parseHtml(response.text), 'script');
+      assertNoSelector(page, 'script');
     });
 
     it('shows totals per placement for the last 30 days', () => {
-      const page = parseHtml(response.text);
       expect(page.text()).toContain('3 clicks by 2 visitors');
       for (const [placement, clicks, visitors, share] of [['hero', '2', '2', '67%'], ['bonus', '1', '1', '33%']] as const) {
         const row = rowHeaded(page, placement);
@@ -117,25 +116,22 @@ describe('GET /admin', () => {
     });
 
     it('draws one server-rendered SVG chart per placement, described for screen readers', () => {
-      const charts = parseHtml(response.text)
-        .all('svg.chart[role="img"]')
-        .map((chart) => chart.attr('aria-label'));
+      const charts = page.all('svg.chart[role="img"]').map((chart) => chart.attr('aria-label'));
       expect(charts).toHaveLength(6);
       expect(charts[0]).toMatch(/^hero: 2 clicks from \d{4}-\d{2}-\d{2} to \d{4}-\d{2}-\d{2}, most on \d{4}-\d{2}-\d{2} \(2\)$/);
       expect(charts[1]).toMatch(/^explainer: no clicks/);
     });
 
     it('breaks clicks down by device and referring site', () => {
-      const page = parseHtml(response.text);
-      for (const [name, clicks] of [['mobile', '2'], ['www.google.com', '3']]) {
-        const row = rowHeaded(page, name!);
+      for (const [name, clicks] of [['mobile', '2'], ['www.google.com', '3']] as const) {
+        const row = rowHeaded(page, name);
         expect(row.text('th')).toBe(name);
         expect(cells(row)[0]).toBe(clicks);
       }
     });
 
     it('says the server does not check the link when LINK_CHECK_HOURS is unset', () => {
-      expect(textOf(response.text)).toContain('The server does not check the affiliate link');
+      expect(page.text()).toContain('The server does not check the affiliate link');
     });
   });
 
@@ -177,7 +173,7 @@ describe('GET /admin with CLICK_STATS=off', () => {
   it('says counting is off', async () => {
     const app = await createTestApp({ ADMIN_TOKEN: token, CLICK_STATS: 'off' });
     const { text } = await request(app).get('/admin').set('Authorization', `Bearer ${token}`).expect(200);
-    expect(textOf(text)).toContain('Click counting is off');
+    expect(parseHtml(text).text()).toContain('Click counting is off');
   });
 });
 
@@ -241,7 +237,7 @@ describe('GET /admin while the database does not answer', () => {
     expect(Number(response.headers['retry-after'])).toBeGreaterThan(0);
     expect(response.headers['cache-control']).toBe('no-store');
     expect(response.headers['x-robots-tag']).toBe('noindex, nofollow');
-    expect(textOf(response.text)).toContain('The statistics database (CLICKS_DB :memory:) is not answering');
+    expect(parseHtml(response.text).text()).toContain('The statistics database (CLICKS_DB :memory:) is not answering');
     await request(app).get('/').expect(200);
   });
 });
