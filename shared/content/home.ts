@@ -4,6 +4,7 @@
  */
 
 import type { GeneratedImageName } from './images.generated';
+import { sampleReviewAlt } from './sampleReviews';
 
 type ReviewImageName = Extract<GeneratedImageName, `review-${number}`>;
 
@@ -264,12 +265,12 @@ export const reviews: ReviewsCopy = {
     'We do not have real customer reviews to show yet. The six cards below are sample layouts, and each one is marked as a sample. The site owner will replace them with real customer screenshots once members share them.',
   regionLabel: 'Sample review images',
   slides: [
-    { image: 'review-1', alt: 'Sample review 1 of 6: placeholder card showing where a customer’s review screenshot will go' },
-    { image: 'review-2', alt: 'Sample review 2 of 6: placeholder card showing where a customer’s review screenshot will go' },
-    { image: 'review-3', alt: 'Sample review 3 of 6: placeholder card showing where a customer’s review screenshot will go' },
-    { image: 'review-4', alt: 'Sample review 4 of 6: placeholder card showing where a customer’s review screenshot will go' },
-    { image: 'review-5', alt: 'Sample review 5 of 6: placeholder card showing where a customer’s review screenshot will go' },
-    { image: 'review-6', alt: 'Sample review 6 of 6: placeholder card showing where a customer’s review screenshot will go' },
+    { image: 'review-1', alt: sampleReviewAlt(1) },
+    { image: 'review-2', alt: sampleReviewAlt(2) },
+    { image: 'review-3', alt: sampleReviewAlt(3) },
+    { image: 'review-4', alt: sampleReviewAlt(4) },
+    { image: 'review-5', alt: sampleReviewAlt(5) },
+    { image: 'review-6', alt: sampleReviewAlt(6) },
   ],
   pauseLabel: 'Pause slideshow',
   playLabel: 'Play slideshow',
