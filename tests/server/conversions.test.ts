@@ -1,5 +1,6 @@
+import express, { type Express } from 'express';
 import request from 'supertest';
-import type { Express } from 'express';
+import { conversionRoutes } from '../../server/conversions/conversionRoute';
 import { readConversionTotals } from '../../server/conversions/conversionStore';
 import { createStatsStores } from '../../server/db/statsStores';
 import type { Logger } from '../../server/logger';
@@ -188,8 +189,10 @@ describe.each(engines)('/api/conversions on %s', (engine) => {
 
     it('holds an address back after 10 wrong keys: 429 with Retry-After, even for the right key', async () => {
       for (let i = 0; i < 10; i += 1) await get({ key: `${wrongKey}${i}`, txid: 'W-2' }, '198.51.100.7').expect(403);
-      const held = await get({ key, txid: 'W-2' }, '198.51.100.7').expect(429);
-      expect(held.headers['retry-after']).toBe('6');
+      const held = await get({ key, txid: 'W-2' }, '198.51.100.7').expect(429, 'Too many wrong keys from this address; try again after Retry-After seconds\n');
+      // At most 6 s: the ten requests took some time, during which the bucket began to refill.
+      expect(Number(held.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+      expect(Number(held.headers['retry-after'])).toBeLessThanOrEqual(6);
       await get({ key, txid: 'W-2' }).expect(200, 'recorded\n');
       expect(await conversions()).toHaveLength(1);
     });
@@ -225,6 +228,32 @@ describe.each(engines)('/api/conversions on %s', (engine) => {
     const response = await request(app)[method](`/api/conversions?key=${key}&txid=M-1`).expect(405);
     expect(response.headers.allow).toBe('GET, POST');
     expect(await conversions()).toEqual([]);
+  });
+});
+
+describe('conversionRoutes with an injected clock', () => {
+  let clock: number;
+  let app: Express;
+  let recorded: string[];
+  beforeEach(() => {
+    clock = 1_000_000;
+    recorded = [];
+    app = express();
+    app.set('trust proxy', 1);
+    const store = { record: async (report: { txid: string }) => (recorded.push(report.txid), 'recorded' as const) };
+    app.use(conversionRoutes({ key, store, throttle: { now: () => clock } }));
+  });
+  const attempt = (withKey: string) => request(app).get(`/api/conversions?key=${withKey}&txid=X-1`).set('X-Forwarded-For', network);
+
+  it('holds an address back for 6 s after 10 wrong keys, then allows one more try every 6 s', async () => {
+    for (let i = 0; i < 10; i += 1) await attempt(wrongKey).expect(403);
+    expect((await attempt(key).expect(429)).headers['retry-after']).toBe('6');
+    clock += 6_000;
+    await attempt(wrongKey).expect(403);
+    await attempt(wrongKey).expect(429);
+    clock += 6_000;
+    await attempt(key).expect(200, 'recorded\n');
+    expect(recorded).toEqual(['X-1']);
   });
 });
 
