@@ -8,7 +8,7 @@ import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { backgrounds, budgets, encoders, extensions, formats, iconSpec, ogImageSpec, type Format, type ImageSlot } from './artwork';
 import { buildIco, checkTextFits, drawSvg, encode, minifySvg, rasterise, useProjectFonts } from './rasterise';
-import { findSources, SourceError, sourceDigest, type Source } from './sources';
+import { findSources, SourceError, sourceDigest, svgSize, type Source } from './sources';
 
 export interface BuildOptions {
   artDir: string;
@@ -43,15 +43,16 @@ function isInside(child: string, parent: string): boolean {
   return !relative.startsWith('..') && !path.isAbsolute(relative);
 }
 
-function drawingOnly(source: Source | undefined, slot: string): Extract<Source, { kind: 'drawing' }> {
+type Drawing = Extract<Source, { kind: 'drawing' }>;
+
+function drawingOnly(source: Source | undefined, slot: string): Drawing {
   if (source?.kind !== 'drawing') throw new SourceError(`${slot} must be drawn as art/${slot}.svg`);
   return source;
 }
 
 function checkShape(slot: ImageSlot, source: Source): void {
   if (source.kind !== 'drawing') return;
-  const viewBox = /\sviewBox="[^"]*?([\d.]+)[\s,]+([\d.]+)\s*"/.exec(source.svg);
-  const [width, height] = [Number(viewBox?.[1]), Number(viewBox?.[2])];
+  const { width, height } = svgSize(source.svg, source.file);
   if (Math.abs(width * slot.aspect[1] - height * slot.aspect[0]) > 0.5) {
     throw new SourceError(`art/${source.file} is ${width} x ${height}, but ${slot.name} is ${slot.aspect[0]}:${slot.aspect[1]}`);
   }
@@ -86,17 +87,7 @@ export async function buildImages(options: BuildOptions): Promise<BuildResult> {
     ogImage.clone().jpeg(encoders.og.jpeg).toBuffer().then((data: Buffer) => put(`images/${ogImageSpec.name}.jpg`, data)),
   ];
 
-  const favicon = drawingOnly(sources.get(iconSpec.favicon), iconSpec.favicon);
-  const touchIcon = drawingOnly(sources.get(iconSpec.touchIcon), iconSpec.touchIcon);
-  const icons = (async () => {
-    // The favicons keep their transparent rounded corners; the touch icon must be opaque (iOS fills transparency with black).
-    const pngs = await Promise.all(iconSpec.sizes.map(async (size) => ({ size, data: await drawSvg(favicon, size, size).png(encoders.icon.png).toBuffer() })));
-    for (const { size, data } of pngs) put(size >= 192 ? `icon-${size}.png` : `favicon-${size}.png`, data);
-    put('favicon.ico', buildIco(pngs.filter(({ size }) => (iconSpec.icoSizes as readonly number[]).includes(size))));
-    const touch = rasterise(touchIcon, iconSpec.touchSize, iconSpec.touchSize, backgrounds.dark);
-    put(`${iconSpec.touchIcon}.png`, await touch.png(encoders.icon.png).toBuffer());
-    put('favicon.svg', Buffer.from(minifySvg(favicon.svg)));
-  })();
+  const icons = renderIcons(drawingOnly(sources.get(iconSpec.favicon), iconSpec.favicon), drawingOnly(sources.get(iconSpec.touchIcon), iconSpec.touchIcon), put);
 
   await Promise.all([...responsive, ...ogFiles, icons]);
 
@@ -110,20 +101,26 @@ export async function buildImages(options: BuildOptions): Promise<BuildResult> {
   const removed = (await readdir(path.join(publicDir, 'images'))).map((name) => `images/${name}`).filter((file) => !kept.has(file));
   for (const file of removed) await rm(path.join(publicDir, file));
 
-  const overBudget: OverBudget[] = [];
-  for (const slot of slots) {
-    for (const format of formats) {
-      const file = variantFile(slot, slot.displayWidth, format);
-      const bytes = written.get(file)?.length ?? 0;
-      if (bytes > budgets[slot.kind][format]) overBudget.push({ file, bytes, budget: budgets[slot.kind][format] });
-    }
-  }
-  for (const extension of ['png', 'jpg']) {
-    const file = `images/${ogImageSpec.name}.${extension}`;
-    const bytes = written.get(file)!.length;
-    if (bytes > ogImageSpec.budget) overBudget.push({ file, bytes, budget: ogImageSpec.budget });
-  }
-  return { written: files.map((file) => ({ file, bytes: written.get(file)!.length })), removed, overBudget, sources };
+  return { written: files.map((file) => ({ file, bytes: written.get(file)!.length })), removed, overBudget: overBudget(slots, written), sources };
+}
+
+/** The favicons keep their transparent rounded corners; the touch icon is opaque (iOS fills transparency with black). */
+async function renderIcons(favicon: Drawing, touchIcon: Drawing, put: (file: string, data: Buffer) => void): Promise<void> {
+  const pngs = await Promise.all(iconSpec.sizes.map(async (size) => ({ size, data: await drawSvg(favicon, size, size).png(encoders.icon.png).toBuffer() })));
+  for (const { size, data } of pngs) put(size >= 192 ? `icon-${size}.png` : `favicon-${size}.png`, data);
+  put('favicon.ico', buildIco(pngs.filter(({ size }) => (iconSpec.icoSizes as readonly number[]).includes(size))));
+  const touch = rasterise(touchIcon, iconSpec.touchSize, iconSpec.touchSize, backgrounds.dark);
+  put(`${iconSpec.touchIcon}.png`, await touch.png(encoders.icon.png).toBuffer());
+  put('favicon.svg', Buffer.from(minifySvg(favicon.svg)));
+}
+
+/** The files a 1x screen downloads (each slot at its display width) and the link-preview image, over their budgets. */
+function overBudget(slots: ImageSlot[], written: Map<string, Buffer>): OverBudget[] {
+  const checks = [
+    ...slots.flatMap((slot) => formats.map((format) => ({ file: variantFile(slot, slot.displayWidth, format), budget: budgets[slot.kind][format] }))),
+    ...['png', 'jpg'].map((extension) => ({ file: `images/${ogImageSpec.name}.${extension}`, budget: ogImageSpec.budget })),
+  ];
+  return checks.map(({ file, budget }) => ({ file, budget, bytes: written.get(file)?.length ?? 0 })).filter(({ bytes, budget }) => bytes > budget);
 }
 
 /** The typed description of every image, as shared/content/images.generated.ts. */

@@ -48,7 +48,7 @@ async function inkWidth(textElement: string, size: { width: number; height: numb
 export async function checkTextFits(source: Source): Promise<void> {
   if (source.kind !== 'drawing') return;
   const size = svgSize(source.svg, source.file);
-  for (const element of source.svg.match(/<text\b[^>]*\sdata-max-width="[\d.]+"[^>]*>[^<]*<\/text>/g) ?? []) {
+  for (const element of source.svg.match(/<text\b[^>]*\sdata-max-width="[\d.]+"[^>]*>[\s\S]*?<\/text>/g) ?? []) {
     const max = Number(/data-max-width="([\d.]+)"/.exec(element)![1]);
     const width = await inkWidth(element, size);
     if (width > max) {
