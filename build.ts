@@ -1,7 +1,8 @@
 /**
- * Builds the site into dist/: the client (ESM, minified, code-split, content-hashed, one chunk per
- * island), the CSS (bundled and hashed the same way), precompressed copies of both, the asset
- * manifest derived from esbuild's metafile, and the server bundle.
+ * Builds the site into dist/: the client (ESM, minified, content-hashed): the entry and the navigation
+ * module each as one self-contained file, and, code-split, the islands runtime (React) and one chunk per
+ * island in the island registry; the CSS (bundled and hashed the same way), precompressed copies of
+ * both, the asset manifest derived from esbuild's metafile, and the server bundle.
  *
  *   tsx build.ts             build
  *   tsx build.ts --if-stale  build only when a source changed since the last build (npm start uses this)
@@ -12,14 +13,29 @@ import path from 'node:path';
 import * as esbuild from 'esbuild';
 import type { AssetManifest, ScriptAsset } from './server/manifest';
 import { compressText } from './server/staticEntry';
-import { islandLoaders } from './shared/islands/registry';
+import { islandRegistry } from './shared/islands/runtime/registry';
 
 const root = __dirname;
 const distDir = path.join(root, 'dist');
 const assetsDir = path.join(distDir, 'assets');
 const stampFile = path.join(distDir, 'build-stamp');
 const clientEntry = 'client/main.ts';
+const navigationEntry = 'client/navigation.ts';
+const runtimeEntry = 'shared/islands/runtime/hydrateIsland.tsx';
+const registryDir = 'shared/islands/runtime';
 const styleEntry = 'client/styles/main.css';
+
+/** Each registered island's source file, by name: the registry names modules as imports do, without an extension. */
+function islandModules(): Record<string, string> {
+  const modules: Record<string, string> = {};
+  for (const [name, { module }] of Object.entries(islandRegistry)) {
+    const base = path.posix.join(registryDir, module);
+    const file = ['.tsx', '.ts'].map((extension) => base + extension).find((candidate) => existsSync(path.join(root, candidate)));
+    if (!file) throw new Error(`The island registry names ${module} for ${name}, and there is no such module`);
+    modules[name] = file;
+  }
+  return modules;
+}
 
 /** Everything the build output depends on; a change to any of these makes the build stale. */
 const sourceRoots = ['client', 'shared', 'server', 'build.ts', 'tsconfig.json', 'package-lock.json'];
@@ -57,24 +73,21 @@ function scriptAsset(metafile: esbuild.Metafile, outputPath: string): ScriptAsse
   return { file: urlOf(outputPath), imports: [...seen].map(urlOf) };
 }
 
-function manifestFrom(metafile: esbuild.Metafile, entryMetafile: esbuild.Metafile): AssetManifest {
-  const outputs = [...Object.entries(metafile.outputs), ...Object.entries(entryMetafile.outputs)];
+function manifestFrom(metafile: esbuild.Metafile, standaloneMetafile: esbuild.Metafile, modules: Record<string, string>): AssetManifest {
+  const outputs = [...Object.entries(metafile.outputs), ...Object.entries(standaloneMetafile.outputs)];
   const outputFor = (entryPoint: string) => {
     const found = outputs.find(([file, output]) => output.entryPoint === entryPoint && !file.endsWith('.map'));
     if (!found) throw new Error(`esbuild produced no output for ${entryPoint}`);
     return found[0];
   };
   const islands: Record<string, ScriptAsset> = {};
-  for (const name of Object.keys(islandLoaders)) {
-    islands[name] = scriptAsset(metafile, outputFor(`shared/islands/${name}.tsx`));
-  }
-  // The runtime is two modules the entry imports by URL; the hydrator's chunks carry React.
-  const hydrator = scriptAsset(metafile, outputFor('client/islandHydrator.tsx'));
-  const navigation = scriptAsset(metafile, outputFor('client/navigation.ts'));
+  for (const [name, file] of Object.entries(modules)) islands[name] = scriptAsset(metafile, outputFor(file));
+  // The runtime (hydrateIsland and, through its chunks, React) is imported by URL when an island is about to hydrate.
+  const runtime = scriptAsset(metafile, outputFor(runtimeEntry));
   return {
-    entry: scriptAsset(entryMetafile, outputFor(clientEntry)),
-    runtime: { file: hydrator.file, imports: [...new Set([...hydrator.imports, navigation.file, ...navigation.imports])] },
-    runtimeModules: { hydrator: hydrator.file, navigation: navigation.file },
+    entry: scriptAsset(standaloneMetafile, outputFor(clientEntry)),
+    runtime,
+    runtimeModules: { hydrator: runtime.file, navigation: scriptAsset(standaloneMetafile, outputFor(navigationEntry)).file },
     styles: [urlOf(outputFor(styleEntry))],
     islands,
   };
@@ -115,15 +128,16 @@ export async function build(): Promise<AssetManifest> {
     define: { 'process.env.NODE_ENV': '"production"' },
     logLevel: 'warning',
   };
-  // The runtime and the islands, code-split so each page loads only its own islands' chunks.
+  const modules = islandModules();
+  // The runtime and the islands, code-split so each page loads only the chunks of the islands that hydrate.
   const client = await esbuild.build({
     ...browserOptions,
-    entryPoints: ['client/islandHydrator.tsx', 'client/navigation.ts', styleEntry],
+    entryPoints: [runtimeEntry, ...Object.values(modules), styleEntry],
     splitting: true,
   });
-  // The entry alone, unsplit: one file with no static import, which imports the runtime by URL after the first paint.
-  const entry = await esbuild.build({ ...browserOptions, entryPoints: [clientEntry], splitting: false });
-  const manifest = manifestFrom(client.metafile!, entry.metafile!);
+  // The entry and the navigation module, unsplit: each one file with no static import (the entry imports the rest by URL).
+  const standalone = await esbuild.build({ ...browserOptions, entryPoints: [clientEntry, navigationEntry], splitting: false });
+  const manifest = manifestFrom(client.metafile!, standalone.metafile!, modules);
   precompress(assetsDir);
   writeFileSync(path.join(distDir, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
 

@@ -1,10 +1,11 @@
 import { isPagePath } from '../shared/routes';
-import type { IslandHydrator } from './islandHydrator';
+import type { IslandScheduler } from '../shared/islands/runtime/createIslandScheduler';
 
 /**
  * In-place navigation between the site's four pages. A click on an internal link fetches the server's
  * HTML for the target, swaps the page and the head's metadata, unmounts the islands that left and
- * hydrates the ones that came, and keeps history, scroll, focus and screen-reader announcements right.
+ * schedules the ones that came (each hydrates under its own loading conditions), and keeps history,
+ * scroll, focus and screen-reader announcements right.
  * Anything unusual (modified clicks, targets, downloads, other origins or paths, a failed fetch, a
  * changed build) falls back to the browser's own navigation.
  */
@@ -70,7 +71,7 @@ interface HistoryState {
   scrollY: number;
 }
 
-export function startNavigation(hydrator: IslandHydrator): void {
+export function startNavigation(islands: IslandScheduler): void {
   if (!('pushState' in history) || typeof DOMParser === 'undefined' || typeof fetch !== 'function') return;
   const pages = new Map<string, Promise<string>>();
   const announcer = createAnnouncer();
@@ -96,7 +97,7 @@ export function startNavigation(hydrator: IslandHydrator): void {
     const next = new DOMParser().parseFromString(html, 'text/html');
     if (buildFingerprint(next) !== buildFingerprint(document)) throw new Error('the site was updated');
 
-    hydrator.unmount(document.body);
+    islands.unmount(document.body);
     swapHead(next);
     swapBody(next, announcer, url.pathname);
     if (mode === 'push') history.pushState({ scrollY: 0 } satisfies HistoryState, '', url.href);
@@ -109,7 +110,7 @@ export function startNavigation(hydrator: IslandHydrator): void {
 
     focusHeading(target);
     announcer.textContent = document.title;
-    void hydrator.hydrate(document.body);
+    islands.hydrate(document.body);
   }
 
   document.addEventListener('click', (event) => {

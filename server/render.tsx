@@ -1,9 +1,8 @@
 import type { ReactElement } from 'react';
 import { renderToString } from 'react-dom/server';
 import { HelmetProvider } from 'react-helmet-async';
-import { clickEndpointAttribute } from '../shared/clickBeacon';
-import { islandAttributes } from '../shared/islands/attributes';
-import { IslandCollector, IslandContext, islandSlotPattern, type IslandRecord } from '../shared/islands/Island';
+import { clientAttributes } from '../shared/islands/runtime/clientAttributes';
+import { IslandCollector, IslandContext, islandSlotPattern, type IslandRecord } from '../shared/islands/runtime/Island';
 import { PageContext, type PageContextValue } from '../shared/pageContext';
 import type { InlineStyle } from './inlineStyles';
 import type { AssetManifest } from './manifest';
@@ -20,15 +19,14 @@ export interface PageAssets {
 interface DocumentProps {
   manifest: AssetManifest;
   styles: InlineStyle[];
-  /** Island names on this page: their chunks are preloaded, and a page with none ships no script. */
-  islandNames: readonly string[];
+  /** Whether the page holds islands: a page without any, and without click counting, ships no script. */
+  hasIslands: boolean;
   clickEndpoint: string | undefined;
   children: ReactElement;
 }
 
-function Document({ manifest, styles, islandNames, clickEndpoint, children }: DocumentProps) {
-  const scripts = islandNames.length > 0;
-  const preloads = scripts ? modulePreloads(manifest, islandNames) : [];
+function Document({ manifest, styles, hasIslands, clickEndpoint, children }: DocumentProps) {
+  const script = hasIslands || clickEndpoint !== undefined;
   return (
     <html lang="en">
       <head>
@@ -41,14 +39,15 @@ function Document({ manifest, styles, islandNames, clickEndpoint, children }: Do
         {styles.map(({ href, css }) => (
           <style key={href} data-href={href} dangerouslySetInnerHTML={{ __html: css }} />
         ))}
-        {scripts && (
+        {script && (
           <script
             type="module"
             src={manifest.entry.file}
             {...{
-              [islandAttributes.preload]: preloads.join(' '),
-              [islandAttributes.runtime]: `${manifest.runtimeModules.hydrator} ${manifest.runtimeModules.navigation}`,
-              [clickEndpointAttribute]: clickEndpoint,
+              [clientAttributes.runtime]: manifest.runtime.file,
+              [clientAttributes.preload]: manifest.runtime.imports.join(' '),
+              [clientAttributes.navigation]: manifest.runtimeModules.navigation,
+              [clientAttributes.clickEndpoint]: clickEndpoint,
             }}
           />
         )}
@@ -58,28 +57,13 @@ function Document({ manifest, styles, islandNames, clickEndpoint, children }: Do
   );
 }
 
-/**
- * Every chunk the page will import once hydration starts: the runtime's and its islands'. The entry
- * preloads them together after the first paint (not in <head>, where they would compete with it).
- */
-function modulePreloads(manifest: AssetManifest, islandNames: readonly string[]): string[] {
-  const files = new Set([...manifest.entry.imports, ...manifest.runtime.imports, manifest.runtime.file]);
-  for (const name of new Set(islandNames)) {
-    const island = manifest.islands[name];
-    if (!island) throw new Error(`The build has no chunk for the ${name} island: run "npm run build"`);
-    files.add(island.file);
-    island.imports.forEach((file) => files.add(file));
-  }
-  return [...files];
-}
-
-function renderTree(page: ReactElement, context: PageContextValue, { manifest, styles }: PageAssets, islandNames: readonly string[]) {
-  const collector = new IslandCollector();
+function renderTree(page: ReactElement, context: PageContextValue, { manifest, styles }: PageAssets, hasIslands: boolean) {
+  const collector = new IslandCollector(manifest.islands);
   const html = renderToString(
     <HelmetProvider>
       <PageContext value={context}>
         <IslandContext value={collector}>
-          <Document manifest={manifest} styles={styles} islandNames={islandNames} clickEndpoint={context.clickCounting?.endpoint}>
+          <Document manifest={manifest} styles={styles} hasIslands={hasIslands} clickEndpoint={context.clickCounting?.endpoint}>
             {page}
           </Document>
         </IslandContext>
@@ -99,12 +83,12 @@ function fillIslandSlots(html: string, islands: readonly IslandRecord[]): string
 }
 
 /**
- * Renders a page to a complete HTML document. The first pass learns which islands the page holds,
- * so the second can list their chunks for preloading; pages are rendered once at start-up, so the
- * extra pass costs nothing per request.
+ * Renders a page to a complete HTML document. The head comes before the islands in the render, so a
+ * first pass learns whether the page holds any (and so needs the entry script even without click
+ * counting); pages are rendered once at start-up, so the extra pass costs nothing per request.
  */
 export function renderPage(page: ReactElement, context: PageContextValue, assets: PageAssets): string {
-  const { islands: found } = renderTree(page, context, assets, []);
-  const { html, islands } = renderTree(page, context, assets, found.map((island) => island.name));
+  const first = renderTree(page, context, assets, false);
+  const { html, islands } = first.islands.length > 0 ? renderTree(page, context, assets, true) : first;
   return `<!DOCTYPE html>${fillIslandSlots(html, islands)}`;
 }

@@ -21,6 +21,3 @@ export interface ClickBeaconBody {
 export function clickPingUrl(endpoint: string, placement: string): string {
   return `${endpoint}?placement=${encodeURIComponent(placement)}`;
 }
-
-/** On the entry script: the endpoint to report clicks to; absent when counting is off, and then no listener is added. */
-export const clickEndpointAttribute = 'data-click-endpoint';

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { site } from '../content/site';
-import { TopBarIsland } from '../islands';
+import { Island } from '../islands/runtime/Island';
 import { Footer } from './Footer';
 
 export interface LayoutProps {
@@ -16,7 +16,8 @@ export function Layout({ onHome = false, children }: LayoutProps) {
       <a className="skip-link" href="#main">
         {site.skipLink}
       </a>
-      <TopBarIsland onHome={onHome} />
+      {/* On the home page the bar highlights the section in view, so it hydrates once the page is idle; elsewhere not until it is touched. */}
+      <Island name="TopBar" props={{ onHome }} load={onHome ? 'idle' : undefined} />
       <main id="main" tabIndex={-1}>
         {children}
       </main>

@@ -1,4 +1,4 @@
-import { generatedImages, type GeneratedImageName, type ImageVariant } from '../content/images.generated';
+import { generatedImages, type GeneratedImage, type GeneratedImageName, type ImageVariant } from '../content/images.generated';
 
 export interface PictureProps {
   image: GeneratedImageName;
@@ -10,14 +10,19 @@ export interface PictureProps {
   className?: string;
 }
 
+export interface ResolvedPictureProps extends Omit<PictureProps, 'image'> {
+  /** The image's sizes and files, already looked up (an island carries only its own images in its props). */
+  image: GeneratedImage;
+}
+
 const srcSet = (variants: readonly ImageVariant[]) => variants.map((variant) => `${variant.src} ${variant.width}w`).join(', ');
 
 /**
  * An image in AVIF, then WebP, then JPEG for browsers that take neither, at every generated width,
  * with width and height so the browser reserves its box before it loads (no layout shift).
  */
-export function Picture({ image, alt, sizes, priority = false, className }: PictureProps) {
-  const { width, height, avif, webp, jpeg } = generatedImages[image];
+export function ResolvedPicture({ image, alt, sizes, priority = false, className }: ResolvedPictureProps) {
+  const { width, height, avif, webp, jpeg } = image;
   const fallback = jpeg.at(-1)!;
   return (
     <picture className={className}>
@@ -36,4 +41,9 @@ export function Picture({ image, alt, sizes, priority = false, className }: Pict
       />
     </picture>
   );
+}
+
+/** A generated image by name. */
+export function Picture({ image, ...rest }: PictureProps) {
+  return <ResolvedPicture image={generatedImages[image]} {...rest} />;
 }

@@ -1,9 +1,16 @@
 import { useEffect, useId, useReducer, useState, type FocusEvent } from 'react';
-import { reviews } from '../content/home';
-import { Picture } from '../components/Picture';
+import type { ReviewsCopy } from '../content/home';
+import type { GeneratedImage } from '../content/images.generated';
+import { ResolvedPicture } from '../components/Picture';
 import { carouselReducer, initialCarouselState, isLocked, isRotating, nextWakeAt } from './carouselState';
 
-const slideLabel = (n: number) => reviews.slideLabel.replace('{n}', String(n)).replace('{total}', String(reviews.slides.length));
+export interface ReviewCarouselProps {
+  /**
+   * The reviews copy with each slide's image already looked up: the island's props carry its own six
+   * images, so its chunk imports neither the copy nor the table of every image.
+   */
+  reviews: Omit<ReviewsCopy, 'slides'> & { slides: { image: GeneratedImage; alt: string }[] };
+}
 
 /** matchMedia is everywhere that runs this island; the guard keeps server rendering safe. */
 function prefersReducedMotion(): boolean {
@@ -15,7 +22,8 @@ function prefersReducedMotion(): boolean {
  * It follows the WAI-ARIA carousel pattern: a Pause/Play button first, labelled slides, a polite live
  * region only while rotation is off. Without JavaScript the first image shows.
  */
-export default function ReviewCarousel() {
+export default function ReviewCarousel({ reviews }: ReviewCarouselProps) {
+  const slideLabel = (n: number) => reviews.slideLabel.replace('{n}', String(n)).replace('{total}', String(reviews.slides.length));
   const slidesId = useId();
   const [state, dispatch] = useReducer(carouselReducer, reviews.slides.length, initialCarouselState);
   // Set by the wake timer, so the lock (and aria-disabled) lifts when the fade ends.
@@ -76,7 +84,7 @@ export default function ReviewCarousel() {
         <div id={slidesId} className="carousel__slides" aria-live={rotating ? 'off' : 'polite'} data-fade={state.fadeMs > 0}>
           {reviews.slides.map((slide, index) => (
             <div
-              key={slide.image}
+              key={slide.image.jpeg[0]?.src ?? index}
               className="carousel__slide"
               role="group"
               aria-roledescription="slide"
@@ -84,7 +92,7 @@ export default function ReviewCarousel() {
               aria-hidden={index !== state.index}
               data-active={index === state.index}
             >
-              <Picture image={slide.image} alt={slide.alt} sizes="(min-width: 960px) 560px, calc(100vw - 32px)" />
+              <ResolvedPicture image={slide.image} alt={slide.alt} sizes="(min-width: 960px) 560px, calc(100vw - 32px)" />
             </div>
           ))}
         </div>

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useId, useReducer, useRef, useState } from 'react';
 import { aboutLink, menuLabels, navItems, site, type HomeSectionId } from '../content/site';
+import { paths } from '../routes';
 import { initialMenuState, menuReducer } from './menuState';
 import { useCurrentSection } from './useCurrentSection';
 
@@ -27,11 +28,19 @@ export default function TopBar({ onHome }: TopBarProps) {
 
   useEffect(() => setPopover(supportsPopover()), []);
 
+  // Hydrated on a visitor's first touch, the bar may find the browser has already opened the menu: on the
+  // first run it takes the popover's state as its own instead of closing it.
+  const adopted = useRef(false);
+
   // Keep the native popover in step with React state (the reducer is the source of truth).
   useEffect(() => {
     const element = menuRef.current;
     if (!popover || !element) return;
-    const shown = element.matches(':popover-open');
+    const shown = supportsPopover() && element.matches(':popover-open');
+    if (!adopted.current) {
+      adopted.current = true;
+      if (shown !== menu.open) return dispatch({ type: 'popover-toggled', open: shown });
+    }
     if (menu.open && !shown) element.showPopover();
     if (!menu.open && shown) element.hidePopover();
   }, [menu.open, popover]);
@@ -57,12 +66,12 @@ export default function TopBar({ onHome }: TopBarProps) {
     [menu.open],
   );
 
-  const hrefFor = (id: HomeSectionId) => (onHome ? `#${id}` : `/#${id}`);
+  const hrefFor = (id: HomeSectionId) => (onHome ? `#${id}` : `${paths.home}#${id}`);
 
   return (
     <header className="top-bar" onKeyDown={onKeyDown}>
       <div className="top-bar__inner">
-        <a className="top-bar__brand" href="/">
+        <a className="top-bar__brand" href={paths.home}>
           <span className="top-bar__mark" aria-hidden="true" />
           {site.name}
         </a>

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { Page } from 'puppeteer-core';
 import { pagePaths } from '../../shared/routes';
-import { useBrowserAndSite, viewports, waitForIslands } from '../support/browser';
+import { useBrowserAndSite, viewports } from '../support/browser';
 
 /** axe-core's source, evaluated in the page through DevTools (which the page's CSP does not govern). */
 const axeSource = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
@@ -29,11 +29,7 @@ async function violations(page: Page): Promise<string[]> {
 
 describe.each(Object.entries(viewports))('axe-core at %s width', (_name, viewport) => {
   it.each([...pagePaths, '/no-such-page'])('finds no violations on %s', async (path) => {
-    const page = await context.browser.newPage();
-    await page.setViewport(viewport);
-    await page.emulateMediaFeatures([{ name: 'prefers-reduced-motion', value: 'reduce' }]);
-    await page.goto(context.site.url + path, { waitUntil: 'load' });
-    await waitForIslands(page);
+    const { page } = await context.open(path, { viewport, reducedMotion: true });
     expect(await violations(page)).toEqual([]);
     await page.close();
   });
@@ -41,10 +37,7 @@ describe.each(Object.entries(viewports))('axe-core at %s width', (_name, viewpor
 
 describe('axe-core with the menu and an FAQ answer open', () => {
   it('finds no violations in the open states', async () => {
-    const page = await context.browser.newPage();
-    await page.setViewport(viewports.phone);
-    await page.goto(`${context.site.url}/`, { waitUntil: 'load' });
-    await waitForIslands(page);
+    const { page } = await context.open('/', { viewport: viewports.phone });
     await page.click('#faq summary');
     await page.click('.top-bar__menu-button');
     await page.waitForSelector('.top-bar__menu-button[aria-expanded="true"]');
@@ -55,8 +48,7 @@ describe('axe-core with the menu and an FAQ answer open', () => {
 
 describe('the accessibility check itself', () => {
   it('reports a violation when there is one (an image without alt text)', async () => {
-    const page = await context.browser.newPage();
-    await page.goto(`${context.site.url}/about-us`, { waitUntil: 'load' });
+    const { page } = await context.open('/about-us');
     await page.evaluate(() => document.querySelector('main')!.append(Object.assign(document.createElement('img'), { src: '/favicon.svg' })));
     expect((await violations(page)).some((line) => line.startsWith('image-alt'))).toBe(true);
     await page.close();

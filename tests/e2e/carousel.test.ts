@@ -1,5 +1,5 @@
 import type { Page } from 'puppeteer-core';
-import { useBrowserAndSite, viewports, waitForIslands, watchProblems, type PageProblems } from '../support/browser';
+import { useBrowserAndSite, viewports, type PageProblems, type Viewport } from '../support/browser';
 
 /**
  * The carousel's behaviour is a timing, so these tests measure real time, with stated tolerances:
@@ -10,13 +10,8 @@ const late = 1000;
 
 const context = useBrowserAndSite();
 
-async function openCarousel(options: { reducedMotion?: boolean; viewport?: (typeof viewports)[keyof typeof viewports] } = {}): Promise<{ page: Page; problems: PageProblems }> {
-  const page = await context.browser.newPage();
-  await page.setViewport(options.viewport ?? viewports.desktop);
-  if (options.reducedMotion) await page.emulateMediaFeatures([{ name: 'prefers-reduced-motion', value: 'reduce' }]);
-  const problems = watchProblems(page);
-  await page.goto(`${context.site.url}/`, { waitUntil: 'load' });
-  await waitForIslands(page);
+async function openCarousel(options: { reducedMotion?: boolean; viewport?: Viewport } = {}): Promise<{ page: Page; problems: PageProblems }> {
+  const { page, problems } = await context.open('/', options);
   // Keep the pointer well away from the reviews, so hover never pauses it by accident.
   await page.mouse.move(5, 5);
   await page.$eval('#reviews', (element) => element.scrollIntoView({ block: 'center', behavior: 'instant' }));

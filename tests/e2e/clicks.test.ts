@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'puppeteer-core';
 import { createStatsStores } from '../../server/db/statsStores';
 import { affiliatePlacements, type AffiliatePlacement } from '../../shared/affiliate';
-import { launchBrowser, viewports, watchProblems } from '../support/browser';
+import { launchBrowser, openPage, viewports, watchProblems } from '../support/browser';
 import { openTestDatabase, type TestEngineDatabase } from '../support/engines';
 import { startTestServer, testAffiliateUrl, type RunningServer } from '../support/testApp';
 
@@ -46,12 +46,9 @@ async function waitForClicks(count: number): Promise<Recorded[]> {
   }
 }
 
+/** The home page as a person's phone shows it; click reporting needs no island hydrated, so none is made to. */
 async function openHome(options: { javaScript?: boolean } = {}): Promise<Page> {
-  const page = await browser.newPage();
-  await page.setViewport(viewports.phone);
-  await page.setUserAgent(personUserAgent);
-  await page.setJavaScriptEnabled(options.javaScript ?? true);
-  await page.goto(`${site.url}/`, { waitUntil: 'load' });
+  const { page } = await openPage(browser, `${site.url}/`, { viewport: viewports.phone, userAgent: personUserAgent, islands: 'scheduled', ...options });
   return page;
 }
 

@@ -1,5 +1,5 @@
 import type { Page } from 'puppeteer-core';
-import { useBrowserAndSite, viewports, waitForIslands, watchProblems, type PageProblems } from '../support/browser';
+import { useBrowserAndSite, viewports, type PageProblems, type Viewport } from '../support/browser';
 import { testAffiliateUrl } from '../support/testApp';
 
 const context = useBrowserAndSite();
@@ -9,15 +9,8 @@ interface Opened {
   problems: PageProblems;
 }
 
-async function openHome(viewport: (typeof viewports)[keyof typeof viewports], options: { reducedMotion?: boolean; javaScript?: boolean } = {}): Promise<Opened> {
-  const page = await context.browser.newPage();
-  await page.setViewport(viewport);
-  if (options.reducedMotion) await page.emulateMediaFeatures([{ name: 'prefers-reduced-motion', value: 'reduce' }]);
-  if (options.javaScript === false) await page.setJavaScriptEnabled(false);
-  const problems = watchProblems(page);
-  await page.goto(`${context.site.url}/`, { waitUntil: 'load' });
-  if (options.javaScript !== false) await waitForIslands(page);
-  return { page, problems };
+function openHome(viewport: Viewport, options: { reducedMotion?: boolean; javaScript?: boolean } = {}): Promise<Opened> {
+  return context.open('/', { viewport, ...options });
 }
 
 /** Where a section's heading sits relative to the bottom of the fixed bar, in CSS pixels. */
@@ -170,16 +163,17 @@ describe('the home page without JavaScript', () => {
 
 describe('layout stability', () => {
   it.each(Object.entries(viewports))('shifts no layout while the page loads and hydrates at %s width', async (_name, viewport) => {
-    const page = await context.browser.newPage();
-    await page.setViewport(viewport);
-    await page.evaluateOnNewDocument(() => {
-      (window as unknown as { shifts: number }).shifts = 0;
-      new PerformanceObserver((list) => {
-        for (const entry of list.getEntries()) (window as unknown as { shifts: number }).shifts += (entry as unknown as { value: number }).value;
-      }).observe({ type: 'layout-shift', buffered: true });
+    const { page } = await context.open('/', {
+      viewport,
+      waitUntil: 'networkidle0',
+      beforeGoto: (tab) =>
+        tab.evaluateOnNewDocument(() => {
+          (window as unknown as { shifts: number }).shifts = 0;
+          new PerformanceObserver((list) => {
+            for (const entry of list.getEntries()) (window as unknown as { shifts: number }).shifts += (entry as unknown as { value: number }).value;
+          }).observe({ type: 'layout-shift', buffered: true });
+        }),
     });
-    await page.goto(`${context.site.url}/`, { waitUntil: 'networkidle0' });
-    await waitForIslands(page);
     expect(await page.evaluate(() => (window as unknown as { shifts: number }).shifts)).toBe(0);
     await page.close();
   });

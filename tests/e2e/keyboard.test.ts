@@ -1,15 +1,10 @@
 import type { CDPSession, Page } from 'puppeteer-core';
-import { useBrowserAndSite, viewports, waitForIslands, watchProblems } from '../support/browser';
+import { useBrowserAndSite, viewports, watchProblems, type Viewport } from '../support/browser';
 
 const context = useBrowserAndSite();
 
-async function openPage(path: string, viewport: (typeof viewports)[keyof typeof viewports]): Promise<Page> {
-  const page = await context.browser.newPage();
-  await page.setViewport(viewport);
-  await page.emulateMediaFeatures([{ name: 'prefers-reduced-motion', value: 'reduce' }]);
-  await page.goto(context.site.url + path, { waitUntil: 'load' });
-  await waitForIslands(page);
-  return page;
+async function openPage(path: string, viewport: Viewport): Promise<Page> {
+  return (await context.open(path, { viewport, reducedMotion: true })).page;
 }
 
 /** The focused element, described, with whether it shows a visible focus indicator. */

@@ -1,18 +1,14 @@
 import type { Page } from 'puppeteer-core';
-import { useBrowserAndSite, viewports, waitForIslands, watchProblems } from '../support/browser';
+import { useBrowserAndSite, viewports, type PageProblems } from '../support/browser';
 
 const context = useBrowserAndSite();
 let page: Page;
-let problems: ReturnType<typeof watchProblems>;
+let problems: PageProblems;
 const button = '.top-bar__menu-button';
 const menu = '.top-bar__menu';
 
 beforeEach(async () => {
-  page = await context.browser.newPage();
-  await page.setViewport(viewports.phone);
-  problems = watchProblems(page);
-  await page.goto(`${context.site.url}/about-us`, { waitUntil: 'load' });
-  await waitForIslands(page);
+  ({ page, problems } = await context.open('/about-us', { viewport: viewports.phone }));
 });
 
 afterEach(async () => {

@@ -3,17 +3,11 @@ import { about } from '../../shared/content/about';
 import { homeMeta } from '../../shared/content/home';
 import { privacyPolicy } from '../../shared/content/privacyPolicy';
 import { terms } from '../../shared/content/terms';
-import { useBrowserAndSite, viewports, waitForIslands, watchProblems, type PageProblems } from '../support/browser';
+import { useBrowserAndSite, waitForIslands, type PageProblems } from '../support/browser';
 
 const context = useBrowserAndSite();
 let page: Page;
 let problems: PageProblems;
-
-beforeEach(async () => {
-  page = await context.browser.newPage();
-  await page.setViewport(viewports.desktop);
-  problems = watchProblems(page);
-});
 
 afterEach(async () => {
   expect(problems.messages).toEqual([]);
@@ -23,8 +17,7 @@ afterEach(async () => {
 type Marked = Window & { documentMarker?: number };
 
 async function open(path: string) {
-  await page.goto(context.site.url + path, { waitUntil: 'load' });
-  await waitForIslands(page);
+  ({ page, problems } = await context.open(path));
   await page.evaluate(() => ((window as Marked).documentMarker = 42));
 }
 

@@ -1,13 +1,10 @@
-import { useBrowserAndSite, viewports, waitForIslands } from '../support/browser';
+import { useBrowserAndSite } from '../support/browser';
 
 const context = useBrowserAndSite();
 
 describe.each(['/privacy-policy', '/terms-conditions', '/about-us'])('the long-form page %s at desktop width', (path) => {
   it('sets its text at a reading measure of about 65 to 75 characters and a comfortable line height', async () => {
-    const page = await context.browser.newPage();
-    await page.setViewport(viewports.desktop);
-    await page.goto(context.site.url + path, { waitUntil: 'load' });
-    await waitForIslands(page);
+    const { page } = await context.open(path);
     const { charsPerLine, lineHeightRatio } = await page.evaluate(() => {
       // The longest paragraph; each character's line is read from its layout box, and the last line
       // (usually short) is left out, so the figure is the real measure of the full lines.

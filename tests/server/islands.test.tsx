@@ -1,20 +1,34 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { load, type CheerioAPI } from 'cheerio';
 import { useId } from 'react';
+import request from 'supertest';
+import { readManifest, type AssetManifest } from '../../server/manifest';
+import { distDir } from '../../server/paths';
 import { renderPage } from '../../server/render';
-import { defineIsland } from '../../shared/islands/Island';
-import type { AssetManifest } from '../../server/manifest';
-import type { IslandComponent } from '../../shared/islands/registry';
+import { reviews } from '../../shared/content/home';
+import { generatedImages } from '../../shared/content/images.generated';
+import { clientAttributes } from '../../shared/islands/runtime/clientAttributes';
+import { Island, IslandMarker } from '../../shared/islands/runtime/Island';
+import { islandRegistry } from '../../shared/islands/runtime/registry';
+import type { PageContextValue } from '../../shared/pageContext';
+import { createTestApp } from '../support/testApp';
 
 const manifest: AssetManifest = {
   entry: { file: '/assets/main-TEST.js', imports: [] },
-  runtime: { file: '/assets/islandHydrator-TEST.js', imports: ['/assets/chunk-REACT.js', '/assets/navigation-TEST.js'] },
-  runtimeModules: { hydrator: '/assets/islandHydrator-TEST.js', navigation: '/assets/navigation-TEST.js' },
+  runtime: { file: '/assets/hydrateIsland-TEST.js', imports: ['/assets/chunk-REACT.js'] },
+  runtimeModules: { hydrator: '/assets/hydrateIsland-TEST.js', navigation: '/assets/navigation-TEST.js' },
   styles: ['/assets/main-TEST.css'],
-  islands: { TopBar: { file: '/assets/TopBar-TEST.js', imports: ['/assets/chunk-REACT.js'] } },
+  islands: {
+    Echo: { file: '/assets/Echo-TEST.js', imports: ['/assets/chunk-REACT.js'] },
+    TopBar: { file: '/assets/TopBar-TEST.js', imports: ['/assets/chunk-REACT.js', '/assets/chunk-SITE.js'] },
+  },
 };
 const assets = { manifest, styles: [] };
-const context = { siteUrl: 'https://guide.example.org', affiliateUrl: 'https://partner.example.net/' };
+const context: PageContextValue = { siteUrl: 'https://guide.example.org', affiliateUrl: 'https://partner.example.net/' };
+const counting: PageContextValue = { ...context, clickCounting: { endpoint: '/api/clicks', retentionDays: 400 } };
 
-/** A stand-in island component under a registered name, to feed the runtime arbitrary props. */
+/** A stand-in island component, to feed the runtime arbitrary props. */
 function Echo({ text }: { text: string }) {
   const id = useId();
   return (
@@ -23,63 +37,142 @@ function Echo({ text }: { text: string }) {
     </p>
   );
 }
-const EchoIsland = defineIsland('TopBar', Echo as unknown as IslandComponent<'TopBar'>) as unknown as (props: { text: string }) => React.ReactElement;
+const EchoIsland = ({ text }: { text: string }) => <IslandMarker name="Echo" component={Echo} props={{ text }} load="visible" />;
 
-function propsAttribute(html: string): string {
-  const match = /data-island-props="([^"]*)"/.exec(html);
-  if (!match) throw new Error('no island props in page');
-  return match[1]!;
-}
-
-const decode = (text: string) => text.replace(/&quot;/g, '"').replace(/&#x27;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+const parse = (html: string): CheerioAPI => load(html);
+const entryScript = ($: CheerioAPI) => $(`script[type="module"][src]`);
 
 describe('islands on the server', () => {
   const hostile = `</script><script>alert(1)</script><!-- "quoted" 'single' & <!--island-slot:0--> \u2028`;
   const html = renderPage(<EchoIsland text={hostile} />, context, assets);
+  const $ = parse(html);
 
   it('serialises props so that </script>, <!-- and quotes cannot break out of the attribute', () => {
-    const attribute = propsAttribute(html);
-    expect(attribute).not.toMatch(/[<>"]/);
-    expect(JSON.parse(decode(attribute))).toEqual({ text: hostile });
-    expect(html.match(/<script/g)).toHaveLength(1);
+    const raw = /data-island-props="([^"]*)"/.exec(html)?.[1] ?? '';
+    expect(raw).not.toMatch(/[<>"]/);
+    expect(JSON.parse($(`[${clientAttributes.island}]`).attr(clientAttributes.islandProps)!)).toEqual({ text: hostile });
+    expect($('script')).toHaveLength(1);
   });
 
   it('renders the island as its own root with its identifierPrefix, so useId values match on hydration', () => {
-    expect(html).toContain('data-island-id="i0-"');
-    expect(html).toMatch(/<p id="_i0-R_[^"]*" class="echo">/);
+    const island = $(`[${clientAttributes.island}="Echo"]`);
+    expect(island.attr(clientAttributes.islandId)).toBe('i0-');
+    expect(island.children('p.echo').attr('id')).toMatch(/^_i0-R_/);
   });
 
   it('cannot be tricked into filling a slot marker that came from content', () => {
     expect(html).toContain('&lt;!--island-slot:0--&gt;');
-    expect(html.match(/class="echo"/g)).toHaveLength(1);
+    expect($('.echo')).toHaveLength(1);
   });
 
-  it('lists the runtime, the island chunk and the chunks they import for preloading once hydration starts', () => {
-    const list = /<script type="module" src="\/assets\/main-TEST.js" data-preload="([^"]*)"/.exec(html)?.[1]?.split(' ');
-    expect(list).toEqual(['/assets/chunk-REACT.js', '/assets/navigation-TEST.js', '/assets/islandHydrator-TEST.js', '/assets/TopBar-TEST.js']);
-    expect(html).not.toContain('modulepreload');
+  it('writes on the island its chunk, the chunks that chunk imports and its loading conditions', () => {
+    const island = $(`[${clientAttributes.island}="Echo"]`);
+    expect(island.attr(clientAttributes.islandSrc)).toBe('/assets/Echo-TEST.js');
+    expect(island.attr(clientAttributes.islandPreload)).toBe('/assets/chunk-REACT.js');
+    expect(island.attr(clientAttributes.islandLoad)).toBe('visible');
+    expect(island.attr(clientAttributes.hydrated)).toBeUndefined();
   });
 
-  it('names the two runtime modules the entry imports by URL', () => {
-    expect(html).toContain('data-runtime="/assets/islandHydrator-TEST.js /assets/navigation-TEST.js"');
-  });
-
-  it('ships no script at all on a page without islands', () => {
-    const staticHtml = renderPage(<p>Plain</p>, context, assets);
-    expect(staticHtml).not.toContain('<script');
-    expect(staticHtml).not.toContain('data-preload');
+  it('names the runtime, its chunks and the navigation module on the entry script, and preloads nothing before the page needs it', () => {
+    const script = entryScript($);
+    expect(script.attr('src')).toBe('/assets/main-TEST.js');
+    expect(script.attr(clientAttributes.runtime)).toBe('/assets/hydrateIsland-TEST.js');
+    expect(script.attr(clientAttributes.preload)).toBe('/assets/chunk-REACT.js');
+    expect(script.attr(clientAttributes.navigation)).toBe('/assets/navigation-TEST.js');
+    expect($('link[rel="modulepreload"]')).toHaveLength(0);
   });
 
   it('numbers several islands on one page in order', () => {
-    const twoHtml = renderPage(
-      <>
-        <EchoIsland text="one" />
-        <EchoIsland text="two" />
-      </>,
-      context,
-      assets,
+    const two = parse(
+      renderPage(
+        <>
+          <EchoIsland text="one" />
+          <EchoIsland text="two" />
+        </>,
+        context,
+        assets,
+      ),
     );
-    expect([...twoHtml.matchAll(/data-island-id="([^"]+)"/g)].map((match) => match[1])).toEqual(['i0-', 'i1-']);
-    expect(twoHtml).toMatch(/data-island-id="i1-"[^>]*><p id="_i1-R_[^"]*" class="echo">two<\/p>/);
+    const islands = two(`[${clientAttributes.island}]`);
+    expect(islands.map((_index, element) => two(element).attr(clientAttributes.islandId)).get()).toEqual(['i0-', 'i1-']);
+    expect(islands.eq(1).children('p.echo').text()).toBe('two');
+    expect(islands.eq(1).children('p.echo').attr('id')).toMatch(/^_i1-R_/);
+  });
+
+  it('stops with a clear message when the build has no chunk for an island', () => {
+    const Unbuilt = () => <IslandMarker name="Unbuilt" component={Echo} props={{ text: '' }} load="load" />;
+    expect(() => renderPage(<Unbuilt />, context, assets)).toThrow('The build has no chunk for the Unbuilt island: run "npm run build"');
+  });
+});
+
+describe('the entry script', () => {
+  it('is on a page without islands while click counting is on, with the click endpoint', () => {
+    const script = entryScript(parse(renderPage(<p>Plain</p>, counting, assets)));
+    expect(script).toHaveLength(1);
+    expect(script.attr(clientAttributes.clickEndpoint)).toBe('/api/clicks');
+  });
+
+  it('is on a page with islands while click counting is off, without a click endpoint', () => {
+    const script = entryScript(parse(renderPage(<EchoIsland text="x" />, context, assets)));
+    expect(script).toHaveLength(1);
+    expect(script.attr(clientAttributes.clickEndpoint)).toBeUndefined();
+  });
+
+  it('is absent from a page without islands while click counting is off: such a page ships no script', () => {
+    const html = renderPage(<p>Plain</p>, context, assets);
+    expect(parse(html)('script')).toHaveLength(0);
+  });
+});
+
+describe('the island registry', () => {
+  const registryDir = path.join(__dirname, '../../shared/islands/runtime');
+
+  it.each(Object.entries(islandRegistry))('names the module that exports the %s component', (_name, entry) => {
+    // The registry names modules as strings for the build; this checks they are the modules it imports.
+    const loaded = require(path.join(registryDir, entry.module)) as { default: unknown };
+    expect(loaded.default).toBe(entry.component);
+  });
+
+  it("writes each island's registry default condition, unless the page names another", () => {
+    const $ = parse(
+      renderPage(
+        <>
+          <Island name="TopBar" props={{ onHome: false }} />
+          <Island name="TopBar" props={{ onHome: true }} load={['idle', 'visible']} />
+        </>,
+        context,
+        assets,
+      ),
+    );
+    const loads = $(`[${clientAttributes.island}="TopBar"]`).map((_index, element) => $(element).attr(clientAttributes.islandLoad)).get();
+    expect(loads).toEqual([islandRegistry.TopBar.load, 'idle visible']);
+    expect($(`[${clientAttributes.island}="TopBar"]`).first().attr(clientAttributes.islandPreload)).toBe('/assets/chunk-REACT.js /assets/chunk-SITE.js');
+  });
+});
+
+describe('the islands as built and served', () => {
+  const built = readManifest(distDir);
+  const asset = (url: string) => readFileSync(path.join(distDir, url), 'utf8');
+
+  it('builds one chunk per registered island', () => {
+    expect(Object.keys(built.islands).sort()).toEqual(Object.keys(islandRegistry).sort());
+  });
+
+  it("keeps the carousel's chunk free of every image but its own: its props carry its six images", () => {
+    const chunk = asset(built.islands.ReviewCarousel!.file);
+    for (const variant of generatedImages.hero.avif) expect(chunk).not.toContain(variant.src);
+    expect(chunk).not.toContain('/images/');
+  });
+
+  it('gives the carousel on the home page its own six images in its props, and the top bar the conditions of each page', async () => {
+    const app = await createTestApp();
+    const home = parse((await request(app).get('/').expect(200)).text);
+    const carousel = home(`[${clientAttributes.island}="ReviewCarousel"]`);
+    const props = JSON.parse(carousel.attr(clientAttributes.islandProps)!) as { reviews: { slides: { image: unknown }[] } };
+    expect(props.reviews.slides.map((slide) => slide.image)).toEqual(reviews.slides.map((slide) => generatedImages[slide.image]));
+    expect(carousel.attr(clientAttributes.islandLoad)).toBe('visible');
+    expect(home(`[${clientAttributes.island}="TopBar"]`).attr(clientAttributes.islandLoad)).toBe('idle');
+    const about = parse((await request(app).get('/about-us').expect(200)).text);
+    expect(about(`[${clientAttributes.island}="TopBar"]`).attr(clientAttributes.islandLoad)).toBe('interaction');
   });
 });

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
-import puppeteer, { type Browser, type Page } from 'puppeteer-core';
-import { islandAttributes } from '../../shared/islands/attributes';
+import puppeteer, { type Browser, type BrowserContext, type Page } from 'puppeteer-core';
+import { clientAttributes } from '../../shared/islands/runtime/clientAttributes';
 import { startTestServer, type RunningServer } from './testApp';
 
 export const chromiumPath = process.env.CHROME_PATH ?? '/usr/bin/chromium';
@@ -9,6 +9,8 @@ export const viewports = {
   phone: { width: 375, height: 740, isMobile: true, hasTouch: true, deviceScaleFactor: 2 },
   desktop: { width: 1280, height: 800, deviceScaleFactor: 1 },
 } as const;
+
+export type Viewport = (typeof viewports)[keyof typeof viewports];
 
 export async function launchBrowser(): Promise<Browser> {
   if (!existsSync(chromiumPath)) {
@@ -52,22 +54,92 @@ export function watchProblems(page: Page): PageProblems {
   return problems;
 }
 
-/** Waits until every island on the page says it is hydrated. */
-export async function waitForIslands(page: Page): Promise<void> {
-  await page.waitForFunction(
-    (name: string, hydrated: string) => [...document.querySelectorAll(`[${name}]`)].every((element) => element.getAttribute(hydrated) === 'true'),
-    {},
-    islandAttributes.name,
-    islandAttributes.hydrated,
-  );
+/**
+ * How far waitForIslands takes the page's islands:
+ * - 'hydrated': every island is brought to hydration the way a visitor would bring it there (an island
+ *   waiting for interaction gets a focusin, one waiting to be visible is scrolled into view and the scroll
+ *   put back), then all are hydrated: for tests of what the islands do;
+ * - 'scheduled': the runtime has seen every island and each hydrates only under its own conditions: for
+ *   tests of the conditions themselves.
+ */
+export type IslandsWanted = 'hydrated' | 'scheduled';
+
+/** Waits for the page's islands: see IslandsWanted. */
+export async function waitForIslands(page: Page, wanted: IslandsWanted = 'hydrated'): Promise<void> {
+  const { island, islandLoad, hydrated } = clientAttributes;
+  await page.waitForFunction((name: string, state: string) => [...document.querySelectorAll(`[${name}]`)].every((element) => element.hasAttribute(state)), {}, island, hydrated);
+  if (wanted === 'scheduled') return;
+  const waiting = await page.$$(`[${island}][${hydrated}="false"]`);
+  for (const element of waiting) {
+    await element.evaluate(
+      async (wrapper, load: string, state: string) => {
+        if (wrapper.getAttribute(state) === 'true') return;
+        const conditions = (wrapper.getAttribute(load) ?? '').split(' ');
+        const box = wrapper.firstElementChild;
+        if (conditions.includes('interaction')) box?.dispatchEvent(new FocusEvent('focusin', { bubbles: true }));
+        if (conditions.includes('visible') && box) {
+          const scrollY = window.scrollY;
+          box.scrollIntoView({ block: 'center', behavior: 'instant' });
+          for (let waited = 0; wrapper.getAttribute(state) !== 'true' && waited < 10_000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
+          window.scrollTo({ top: scrollY, behavior: 'instant' });
+        }
+      },
+      islandLoad,
+      hydrated,
+    );
+  }
+  await page.waitForFunction((name: string, state: string) => [...document.querySelectorAll(`[${name}]`)].every((element) => element.getAttribute(state) === 'true'), {}, island, hydrated);
+}
+
+export interface OpenPageOptions {
+  /** Default: desktop. */
+  viewport?: Viewport;
+  reducedMotion?: boolean;
+  /** Default: true; without it the page is only loaded, there being no islands to wait for. */
+  javaScript?: boolean;
+  userAgent?: string;
+  /** Default: 'load'. */
+  waitUntil?: 'load' | 'networkidle0';
+  /** Default: 'hydrated'. */
+  islands?: IslandsWanted;
+  /** Runs on the new tab before it loads the URL (to add init scripts, credentials, …). */
+  beforeGoto?: (page: Page) => Promise<unknown>;
+}
+
+export interface OpenedPage {
+  page: Page;
+  problems: PageProblems;
+}
+
+/** Opens a URL in a new tab at a viewport, watching for problems from the start, and waits for its islands. */
+export async function openPage(browser: Pick<Browser, 'newPage'> | Pick<BrowserContext, 'newPage'>, url: string, options: OpenPageOptions = {}): Promise<OpenedPage> {
+  const page = await browser.newPage();
+  await page.setViewport(options.viewport ?? viewports.desktop);
+  if (options.reducedMotion) await page.emulateMediaFeatures([{ name: 'prefers-reduced-motion', value: 'reduce' }]);
+  if (options.javaScript === false) await page.setJavaScriptEnabled(false);
+  if (options.userAgent) await page.setUserAgent(options.userAgent);
+  await options.beforeGoto?.(page);
+  const problems = watchProblems(page);
+  await page.goto(url, { waitUntil: options.waitUntil ?? 'load' });
+  if (options.javaScript !== false) await waitForIslands(page, options.islands);
+  return { page, problems };
+}
+
+export interface BrowserAndSite {
+  browser: Browser;
+  site: RunningServer;
+  /** openPage for a path of this site. */
+  open(path: string, options?: OpenPageOptions): Promise<OpenedPage>;
 }
 
 /**
  * One browser and one app on an ephemeral port for a test file, started before its tests and
  * closed after them. Read them from the returned object inside tests and hooks.
  */
-export function useBrowserAndSite(env: Record<string, string> = {}): { browser: Browser; site: RunningServer } {
-  const context = {} as { browser: Browser; site: RunningServer };
+export function useBrowserAndSite(env: Record<string, string> = {}): BrowserAndSite {
+  const context = {
+    open: (path: string, options?: OpenPageOptions) => openPage(context.browser, context.site.url + path, options),
+  } as BrowserAndSite;
   beforeAll(async () => {
     [context.browser, context.site] = await Promise.all([launchBrowser(), startTestServer(env)]);
   });

@@ -1,6 +1,10 @@
-import { benefits } from '../../content/home';
-import { ReviewCarouselIsland } from '../../islands';
+import { benefits, reviews } from '../../content/home';
+import { generatedImages } from '../../content/images.generated';
+import { Island } from '../../islands/runtime/Island';
 import { Section } from '../Section';
+
+/** The carousel's own six images travel in its props, so its chunk needs no image table. */
+const carouselReviews = { ...reviews, slides: reviews.slides.map(({ image, alt }) => ({ image: generatedImages[image], alt })) };
 
 export function Benefits() {
   return (
@@ -13,7 +17,7 @@ export function Benefits() {
           </li>
         ))}
       </ul>
-      <ReviewCarouselIsland />
+      <Island name="ReviewCarousel" props={{ reviews: carouselReviews }} />
     </Section>
   );
 }

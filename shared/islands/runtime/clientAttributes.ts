@@ -1,0 +1,31 @@
+/**
+ * Every attribute the server writes for the client to read, and the one the client writes back, in
+ * one table: server markup, the entry script, the islands runtime and the tests all name them from here.
+ */
+export const clientAttributes = {
+  /** On an island's wrapper: its registered name. */
+  island: 'data-island',
+  /** On an island: the React identifierPrefix the server rendered it with; the client hydrates with the same one so useId values match. */
+  islandId: 'data-island-id',
+  /** On an island: its props as JSON (React escapes the attribute value, so no markup in props can break out). */
+  islandProps: 'data-island-props',
+  /** On an island: when it hydrates, one or more loading conditions separated by spaces, all of which must be met (see loadConditions.ts). */
+  islandLoad: 'data-island-load',
+  /** On an island: the URL of its own chunk, imported when it is about to hydrate. */
+  islandSrc: 'data-island-src',
+  /** On an island: the chunks its chunk imports, preloaded with it. */
+  islandPreload: 'data-island-preload',
+  /**
+   * Written by the client on an island: "false" once its conditions are being awaited, "true" once it is
+   * hydrated and its effects have run. A state signal for CSS and a hook for tests.
+   */
+  hydrated: 'data-hydrated',
+  /** On the entry script: the islands runtime (React and hydrateIsland), imported only when some island is about to hydrate. */
+  runtime: 'data-runtime',
+  /** On the entry script: the chunks the runtime imports, preloaded with it. */
+  preload: 'data-preload',
+  /** On the entry script: the in-place navigation module, imported after the first paint. */
+  navigation: 'data-navigation',
+  /** On the entry script: the endpoint to report affiliate clicks to; absent when counting is off, and then no listener is added. */
+  clickEndpoint: 'data-click-endpoint',
+} as const;
