@@ -67,7 +67,8 @@ describe.each(routes)('GET $path', ({ path, title, description }) => {
     expect(entry!.attr('type')).toBe('module');
     expect(entry!.attr('src')).toMatch(/^\/assets\/main-[A-Z0-9]+\.js$/);
     expect(entry!.attr('data-preload')).toBeTruthy();
-    expect(entry!.attr('data-runtime')).toMatch(/^\/assets\/islandHydrator-[A-Z0-9]+\.js \/assets\/navigation-[A-Z0-9]+\.js$/);
+    expect(entry!.attr('data-runtime')).toMatch(/^\/assets\/hydrateIsland-[A-Z0-9]+\.js$/);
+    expect(entry!.attr('data-navigation')).toMatch(/^\/assets\/navigation-[A-Z0-9]+\.js$/);
     expect(entry!.attr('data-click-endpoint')).toBe('/api/clicks');
     expect(entry!.textContent()).toBe('');
   });
