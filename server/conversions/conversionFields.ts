@@ -53,8 +53,8 @@ const microsPerUnit = 10 ** payoutDecimals;
 const clickIdPattern = /^[A-Za-z0-9]{1,64}$/;
 // eslint-disable-next-line no-control-regex
 const controlCharacters = /[\u0000-\u001f\u007f-\u009f]/;
-/** {ActionId}, [tid], !!afftrack!!, #s2#, %SUBID%: a macro the network left unfilled. */
-const unfilledMacro = /^(\{[^{}]*\}|\[[^[\]]*\]|!![^!]*!!|#[^#]*#|%[^%]*%)$/;
+/** {ActionId}, [tid], !!transID!!, !!!clickRef!!!, #s2#, %SUBID%: a macro the network left unfilled. */
+const unfilledMacro = /^(\{[^{}]*\}|\[[^[\]]*\]|!{2,3}[^!]*!{2,3}|#[^#]*#|%[^%]*%)$/;
 
 /** ISO 4217 codes as this Node's ICU knows them (XXX and other non-currencies excluded). */
 const currencyCodes = new Set(Intl.supportedValuesOf('currency'));

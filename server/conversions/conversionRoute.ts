@@ -6,7 +6,7 @@ import type { ConversionStore } from './conversionStore';
 export const conversionsEndpoint = '/api/conversions';
 
 /** A postback is a handful of short fields; anything larger is not one. */
-export const maxPostbackBytes = 8 * 1024;
+const maxPostbackBytes = 8 * 1024;
 
 /** How long a network should wait when the database cannot take the conversion. */
 const retryAfterSeconds = 30;
@@ -20,8 +20,9 @@ export interface ConversionRouteOptions {
   now?: () => Date;
 }
 
-/** The names read from a postback: ours, `tid` (Keitaro's name for the transaction ID) and the status lists. */
+/** The network's own status names for ours, listed in the postback URL: sale_status=APPROVED,PENDING. */
 const statusListNames = ['sale_status', 'refund_status', 'chargeback_status'] as const;
+/** The names read from a postback: the key, ours, `tid` (Keitaro's name for the transaction ID) and the status lists. */
 const acceptedNames = ['key', 'tid', ...conversionFieldNames, ...statusListNames] as const;
 type AcceptedName = (typeof acceptedNames)[number];
 
@@ -101,7 +102,7 @@ export function conversionRoutes({ key, store, throttle: throttleOptions, now = 
     if (error !== undefined) return answer(res, 400, error);
     const hasBody = req.get('transfer-encoding') !== undefined || Number(req.get('content-length') ?? 0) > 0;
     if (req.method === 'POST' && req.body === undefined && hasBody) {
-      return answer(res, 400, 'the body must be a form (application/x-www-form-urlencoded) or JSON (application/json)');
+      return answer(res, 400, 'body must be a form (application/x-www-form-urlencoded) or JSON (application/json)');
     }
     const statusMap = statusMapFromLists({ sale: fields.sale_status, refund: fields.refund_status, chargeback: fields.chargeback_status });
     if (statusMap.error !== undefined) return answer(res, 400, statusMap.error);
@@ -123,7 +124,7 @@ export function conversionRoutes({ key, store, throttle: throttleOptions, now = 
   const badBody: ErrorRequestHandler = (error: { status?: unknown }, _req, res, next) => {
     if (res.headersSent) return next(error);
     const status = typeof error.status === 'number' && error.status >= 400 && error.status < 500 ? error.status : 400;
-    answer(res, status, `the body must be a form or JSON of at most ${maxPostbackBytes} bytes`);
+    answer(res, status, `body must be a form or JSON of at most ${maxPostbackBytes} bytes`);
   };
 
   const notAllowed: RequestHandler = (_req, res) => {

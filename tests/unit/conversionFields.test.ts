@@ -54,6 +54,8 @@ describe('parseConversion', () => {
     [{ txid: 'a\nb' }, 'txid', 'txid must be at most 128 characters without control characters'],
     [{ txid: '{ActionId}' }, 'txid', 'txid is a macro the network did not fill in: check the macro name in the postback URL'],
     [{ txid: '!!transID!!' }, 'txid', 'txid is a macro the network did not fill in: check the macro name in the postback URL'],
+    [{ txid: '!!!transactionId!!!' }, 'txid', 'txid is a macro the network did not fill in: check the macro name in the postback URL'],
+    [{ txid: '[RECEIPT]' }, 'txid', 'txid is a macro the network did not fill in: check the macro name in the postback URL'],
     [{ txid: 'T', subid: 's'.repeat(256) }, 'subid', 'subid must be at most 255 characters without control characters'],
     [{ txid: 'T', payout: '-5' }, 'payout', 'payout must be a decimal number from 0 to 1000000 with at most 6 decimal places, such as 12.50'],
     [{ txid: 'T', payout: '12,50' }, 'payout', expect.stringMatching(/^payout must be/)],
