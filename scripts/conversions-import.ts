@@ -105,7 +105,8 @@ export const main: CommandMain = async (argv, env, out, err) => {
     for (const { line, reason } of result.rejected) out(`  line ${line}: ${reason}\n`);
     const totals = await readConversionTotals(database.db);
     const revenue = totals.revenue.map((row) => `${formatPayout(row.payoutMicros)} ${row.currency}`).join(', ') || 'no payouts';
-    out(`now recorded: ${totals.conversions} conversions (${revenue}), ${totals.reversed} reversed\n`);
+    const conversions = `${totals.conversions} conversion${totals.conversions === 1 ? '' : 's'}`;
+    out(`now recorded: ${conversions} (${revenue}), ${totals.reversed} reversed\n`);
     return result.rejected.length > 0 ? 1 : 0;
   } catch (error) {
     if (error instanceof ImportSetupError) {
