@@ -2,7 +2,10 @@
  * Benchmarks that print figures (timings never gate the tests). Run with `npm run bench`, which builds first.
  * 1. Start-up: spawning the built server to its first answered request (median of 5).
  * 2. Lighthouse 13 (mobile preset, simulated throttling) against Debian's Chromium, median of 3 runs per
- *    route: the four category scores, FCP, LCP, TBT, CLS and bytes transferred.
+ *    route: the four category scores, FCP, LCP, TBT, CLS, bytes transferred and script bytes transferred.
+ * 2b. Scripts before interaction: each route loaded in a fresh browser context at phone and desktop
+ *    width, left alone until the network is quiet, and the scripts it fetched summed from the browser's
+ *    resource timing (transferSize: the compressed body plus the 300 bytes browsers report for headers).
  * 3. Throughput: autocannon on `/` of the built server, and on the same bytes served by express.static.
  * 4. Clicks: the server-side cost of recording one affiliate click on each engine (SQLite, and a throwaway
  *    PostgreSQL on loopback with its durable defaults), in process (the insert alone) and over HTTP
@@ -21,7 +24,7 @@ import type { DatabaseSettings } from '../server/db/databaseSettings';
 import { openDatabase } from '../server/db/openDatabase';
 import { silentLogger } from '../server/logger';
 import { pagePaths } from '../shared/routes';
-import { chromiumPath } from '../tests/support/browser';
+import { chromiumPath, launchBrowser, viewports } from '../tests/support/browser';
 import { freePort } from '../tests/support/mainProcess';
 import { startPostgresCluster } from '../tests/support/postgres';
 import { visitorAddresses } from '../tests/support/visitorAddresses';
@@ -90,6 +93,13 @@ interface LighthouseFigures {
   tbt: number;
   cls: number;
   bytes: number;
+  scriptBytes: number;
+}
+
+/** The bytes of script Lighthouse saw transferred (it never interacts, so all of it came before any interaction). */
+function scriptBytesOf(lhr: { audits: Record<string, { details?: unknown }> }): number {
+  const items = (lhr.audits['network-requests']?.details as { items?: { resourceType?: string; transferSize?: number }[] } | undefined)?.items ?? [];
+  return items.filter((item) => item.resourceType === 'Script').reduce((sum, item) => sum + (item.transferSize ?? 0), 0);
 }
 
 async function benchLighthouse(base: string) {
@@ -101,7 +111,7 @@ async function benchLighthouse(base: string) {
     chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
   });
   console.log('\nLighthouse 13, mobile preset, simulated throttling; median of 3 runs per route');
-  console.log('route               perf  a11y  best   seo    FCP     LCP     TBT    CLS   bytes');
+  console.log('route               perf  a11y  best   seo    FCP     LCP     TBT    CLS    bytes   script');
   try {
     for (const route of pagePaths) {
       const runs: LighthouseFigures[] = [];
@@ -119,16 +129,47 @@ async function benchLighthouse(base: string) {
           tbt: audit('total-blocking-time'),
           cls: audit('cumulative-layout-shift'),
           bytes: audit('total-byte-weight'),
+          scriptBytes: scriptBytesOf(lhr),
         });
       }
       const pick = (key: keyof LighthouseFigures) => median(runs.map((run) => run[key]));
       console.log(
         `${route.padEnd(18)} ${pick('performance').toFixed(0).padStart(5)} ${pick('accessibility').toFixed(0).padStart(5)} ${pick('bestPractices').toFixed(0).padStart(5)} ${pick('seo').toFixed(0).padStart(5)}` +
-          ` ${(pick('fcp') / 1000).toFixed(2).padStart(6)}s ${(pick('lcp') / 1000).toFixed(2).padStart(6)}s ${pick('tbt').toFixed(0).padStart(5)}ms ${pick('cls').toFixed(3).padStart(6)} ${(pick('bytes') / 1024).toFixed(1).padStart(6)} KiB`,
+          ` ${(pick('fcp') / 1000).toFixed(2).padStart(6)}s ${(pick('lcp') / 1000).toFixed(2).padStart(6)}s ${pick('tbt').toFixed(0).padStart(5)}ms ${pick('cls').toFixed(3).padStart(6)} ${(pick('bytes') / 1024).toFixed(1).padStart(6)} KiB ${(pick('scriptBytes') / 1024).toFixed(1).padStart(5)} KiB`,
       );
     }
   } finally {
     await chrome.kill();
+  }
+}
+
+/** Script bytes each route fetches while nobody touches it, by the browser's own resource timing. */
+async function benchScripts(base: string) {
+  const browser = await launchBrowser();
+  console.log('\nScripts fetched before any interaction (resource timing, fresh browser context, network quiet for 0.5 s and 1 s more)');
+  console.log(`${'route'.padEnd(18)} ${'phone'.padEnd(25)} desktop`);
+  try {
+    for (const route of pagePaths) {
+      const cells: string[] = [];
+      for (const viewport of [viewports.phone, viewports.desktop]) {
+        const context = await browser.createBrowserContext();
+        const page = await context.newPage();
+        await page.setViewport(viewport);
+        await page.goto(`${base}${route}`, { waitUntil: 'networkidle0' });
+        await new Promise((resolve) => setTimeout(resolve, 1000));
+        const scripts = await page.evaluate(() =>
+          performance
+            .getEntriesByType('resource')
+            .filter((entry) => new URL(entry.name).pathname.endsWith('.js'))
+            .map((entry) => (entry as PerformanceResourceTiming).transferSize),
+        );
+        cells.push(`${(scripts.reduce((sum, bytes) => sum + bytes, 0) / 1024).toFixed(1).padStart(5)} KiB in ${scripts.length} files`);
+        await context.close();
+      }
+      console.log(`${route.padEnd(18)} ${cells.map((cell) => cell.padEnd(25)).join(' ')}`);
+    }
+  } finally {
+    await browser.close();
   }
 }
 
@@ -231,6 +272,7 @@ async function main() {
   const server = await startServer(port);
   try {
     if (wants('lighthouse')) await benchLighthouse(`http://localhost:${port}`);
+    if (wants('lighthouse') || wants('scripts')) await benchScripts(`http://localhost:${port}`);
     if (wants('throughput')) await benchThroughput(`http://127.0.0.1:${port}`);
     if (wants('clicks')) await benchClicks(`http://127.0.0.1:${port}`);
   } finally {

@@ -10,6 +10,7 @@ import { reviews } from '../../shared/content/home';
 import { generatedImages } from '../../shared/content/images.generated';
 import { clientAttributes } from '../../shared/islands/runtime/clientAttributes';
 import { Island, IslandMarker } from '../../shared/islands/runtime/Island';
+import { formatLoadConditions, parseLoadConditions, type LoadCondition, type LoadConditions } from '../../shared/islands/runtime/loadConditions';
 import { islandRegistry } from '../../shared/islands/runtime/registry';
 import type { PageContextValue } from '../../shared/pageContext';
 import { createTestApp } from '../support/testApp';
@@ -147,6 +148,20 @@ describe('the island registry', () => {
     const loads = $(`[${clientAttributes.island}="TopBar"]`).map((_index, element) => $(element).attr(clientAttributes.islandLoad)).get();
     expect(loads).toEqual([islandRegistry.TopBar.load, 'idle visible']);
     expect($(`[${clientAttributes.island}="TopBar"]`).first().attr(clientAttributes.islandPreload)).toBe('/assets/chunk-REACT.js /assets/chunk-SITE.js');
+  });
+});
+
+describe('loading conditions as the server writes them and the browser reads them', () => {
+  it.each<[LoadConditions, string, LoadCondition[]]>([
+    ['visible', 'visible', ['visible']],
+    [['idle', 'visible'], 'idle visible', ['idle', 'visible']],
+  ])('writes %j as "%s" and reads it back', (conditions, written, read) => {
+    expect(formatLoadConditions(conditions)).toBe(written);
+    expect(parseLoadConditions(written)).toEqual({ conditions: read });
+  });
+
+  it('names the unknown condition in an attribute it cannot read', () => {
+    expect(parseLoadConditions('idle hover')).toEqual({ unknown: 'hover' });
   });
 });
 
