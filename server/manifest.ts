@@ -9,11 +9,11 @@ export interface ScriptAsset {
 
 /** What build.ts produced, as URL paths under /assets/: written from esbuild's metafile. */
 export interface AssetManifest {
-  /** The tiny entry every page with islands loads: one self-contained file, so nothing waits on a second request. */
+  /** The tiny entry on every page with islands or click counting: one self-contained file, so nothing waits on a second request. */
   entry: ScriptAsset;
-  /** The islands runtime (React, hydration, navigation), which the entry imports after the first paint. */
+  /** React and hydrateIsland, which the entry imports only when an island is about to hydrate. */
   runtime: ScriptAsset;
-  /** The two runtime modules the entry imports by URL (it is built apart from them, so it names them, not bundles them). */
+  /** The URLs of the runtime and of the navigation module, which the entry imports by URL (it is built apart from them). */
   runtimeModules: { hydrator: string; navigation: string };
   styles: string[];
   islands: Record<string, ScriptAsset>;
