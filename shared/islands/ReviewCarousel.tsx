@@ -17,6 +17,20 @@ function prefersReducedMotion(): boolean {
   return typeof matchMedia === 'function' && matchMedia('(prefers-reduced-motion: reduce)').matches;
 }
 
+/** Previous or next: one button but for its direction, label and action. */
+function ArrowButton(props: { direction: 'previous' | 'next'; label: string; controls: string; locked: boolean; onPress: () => void }) {
+  return (
+    <button
+      type="button"
+      className={`carousel__arrow carousel__arrow--${props.direction}`}
+      aria-label={props.label}
+      aria-controls={props.controls}
+      aria-disabled={props.locked}
+      onClick={props.onPress}
+    />
+  );
+}
+
 /**
  * The reviews area: heading, honest intro and the rotating carousel of six sample review images.
  * It follows the WAI-ARIA carousel pattern: a Pause/Play button first, labelled slides, a polite live
@@ -107,13 +121,12 @@ export default function ReviewCarousel({ reviews }: ReviewCarouselProps) {
           >
             <span className="carousel__play-icon" aria-hidden="true" />
           </button>
-          <button
-            type="button"
-            className="carousel__arrow carousel__arrow--previous"
-            aria-label={reviews.previousLabel}
-            aria-controls={slidesId}
-            aria-disabled={locked}
-            onClick={() => dispatch({ type: 'previous', now: performance.now() })}
+          <ArrowButton
+            direction="previous"
+            label={reviews.previousLabel}
+            controls={slidesId}
+            locked={locked}
+            onPress={() => dispatch({ type: 'previous', now: performance.now() })}
           />
           <div className="carousel__dots">
             {reviews.slides.map((_slide, index) => (
@@ -129,13 +142,12 @@ export default function ReviewCarousel({ reviews }: ReviewCarouselProps) {
               />
             ))}
           </div>
-          <button
-            type="button"
-            className="carousel__arrow carousel__arrow--next"
-            aria-label={reviews.nextLabel}
-            aria-controls={slidesId}
-            aria-disabled={locked}
-            onClick={() => dispatch({ type: 'next', now: performance.now() })}
+          <ArrowButton
+            direction="next"
+            label={reviews.nextLabel}
+            controls={slidesId}
+            locked={locked}
+            onPress={() => dispatch({ type: 'next', now: performance.now() })}
           />
         </div>
       </section>
