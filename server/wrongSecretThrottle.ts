@@ -1,5 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { isIPv6 } from 'node:net';
+import { createRateLimiter } from './clicks/rateLimiter';
 
 /**
  * Who a wrong secret is counted against: an IPv4 address (also when written as IPv4-mapped IPv6), or
@@ -47,31 +48,18 @@ export interface WrongSecretThrottle {
 }
 
 /**
- * A token bucket per address that only wrong secrets spend, and that can be read without spending:
- * unlike the click limiter (clicks/rateLimiter.ts, whose only operation is take), a gate must refuse a
- * held-back address before looking at its secret, and let a right secret through for free. Used by
- * /admin (ADMIN_TOKEN) and /api/conversions (CONVERSIONS_KEY); by default 10 wrong secrets in a row,
- * then one every 6 s.
+ * A token bucket per address that only wrong secrets spend, and that is read before spending: a gate
+ * must refuse a held-back address before looking at its secret, and let a right secret through for
+ * free. The buckets are the click limiter's (clicks/rateLimiter.ts). Used by /admin (ADMIN_TOKEN) and
+ * /api/conversions (CONVERSIONS_KEY); by default 10 wrong secrets in a row, then one every 6 s.
  */
 export function createWrongSecretThrottle(options: WrongSecretThrottleOptions = {}): WrongSecretThrottle {
   const { burst = 10, refillMs = 6_000, maxAddresses = 10_000, now = Date.now } = options;
-  const buckets = new Map<string, { tokens: number; updated: number }>();
-  const tokensAt = (bucket: { tokens: number; updated: number }, at: number) => Math.min(burst, bucket.tokens + (at - bucket.updated) / refillMs);
+  const limiter = createRateLimiter({ burst, refillMs, maxKeys: maxAddresses });
   return {
-    waitMs(key) {
-      const bucket = buckets.get(key);
-      if (!bucket) return 0;
-      const tokens = tokensAt(bucket, now());
-      if (tokens >= burst) buckets.delete(key);
-      return tokens >= 1 ? 0 : Math.ceil((1 - tokens) * refillMs);
-    },
-    fail(key) {
-      const at = now();
-      const bucket = buckets.get(key);
-      const tokens = bucket ? tokensAt(bucket, at) : burst;
-      buckets.delete(key);
-      if (buckets.size >= maxAddresses) buckets.delete(buckets.keys().next().value!);
-      buckets.set(key, { tokens: Math.max(0, tokens - 1), updated: at });
+    waitMs: (key) => limiter.wait(key, now()),
+    fail: (key) => {
+      limiter.take(key, now());
     },
   };
 }

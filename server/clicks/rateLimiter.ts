@@ -6,6 +6,8 @@
 export interface RateLimiter {
   /** Takes one token; returns 0 when allowed, otherwise the milliseconds until the next token. */
   take(key: string, now?: number): number;
+  /** What take would wait, without taking anything. */
+  wait(key: string, now?: number): number;
   readonly size: number;
 }
 
@@ -33,6 +35,11 @@ export function createRateLimiter({ burst, refillMs, maxKeys = 100_000 }: { burs
       if (tokens < 1) return Math.ceil((1 - tokens) * refillMs);
       buckets.set(key, { tokens: tokens - 1, updated: now });
       return 0;
+    },
+    wait(key, now = Date.now()) {
+      const bucket = buckets.get(key);
+      const tokens = bucket ? refilled(bucket, now) : burst;
+      return tokens < 1 ? Math.ceil((1 - tokens) * refillMs) : 0;
     },
     get size() {
       return buckets.size;

@@ -1,3 +1,4 @@
+import { errorSummary } from '../errorText';
 import type { Logger } from '../logger';
 
 /**
@@ -20,7 +21,7 @@ export function createAvailability(name: string, logger: Logger, now: () => numb
   const failed = (error: unknown) => {
     if (!isOpen || downSince !== undefined) return;
     downSince = now();
-    logger.error(`the database stopped answering (${name}): ${firstLine(error)}; click reports get 503 and /admin is unavailable until it is back`);
+    logger.error(`the database stopped answering (${name}): ${errorSummary(error)}; click reports get 503 and /admin is unavailable until it is back`);
   };
   const succeeded = () => {
     if (downSince === undefined) return;
@@ -49,12 +50,4 @@ export function createAvailability(name: string, logger: Logger, now: () => numb
       isOpen = true;
     },
   };
-}
-
-/** The first line of an error's message: the useful part, without a stack or a query's text. */
-export function firstLine(error: unknown): string {
-  const message = error instanceof Error || (typeof error === 'object' && error !== null && 'message' in error) ? String((error as Error).message) : String(error);
-  const code = typeof error === 'object' && error !== null && 'code' in error ? String((error as { code: unknown }).code) : '';
-  const line = message.split('\n', 1)[0]!.trim();
-  return line || code || 'unknown error';
 }

@@ -5,7 +5,8 @@ import BetterSqlite from 'better-sqlite3';
 import { Kysely, PostgresDialect, sql, SqliteDialect, type Dialect } from 'kysely';
 import pg from 'pg';
 import type { Logger } from '../logger';
-import { createAvailability, firstLine, type Availability } from './availability';
+import { errorSummary } from '../errorText';
+import { createAvailability, type Availability } from './availability';
 import { withAvailability } from './availabilityDialect';
 import { describeDatabase, type DatabaseSettings, type Engine } from './databaseSettings';
 import { checkSchemaVersion, migrate, SchemaTooNewError } from './migrations';
@@ -131,7 +132,7 @@ function sqliteDialect(file: string, readOnly: boolean): EngineDialect {
 
 function explainSqlite(error: unknown): string {
   const code = String((error as { code?: unknown }).code ?? '');
-  const detail = firstLine(error);
+  const detail = errorSummary(error);
   if (code === 'SQLITE_NOTADB' || code.startsWith('SQLITE_CORRUPT')) {
     return `is damaged or not a SQLite database (${detail}); move it aside to start counting afresh`;
   }
@@ -177,7 +178,7 @@ const postgresCodes: Record<string, string> = {
 function explainPostgres(error: unknown): string {
   const code = String((error as { code?: unknown }).code ?? '');
   const known = postgresCodes[code];
-  const detail = firstLine(error);
+  const detail = errorSummary(error);
   if (known) return `${known} (${detail})`;
   if (/timeout/i.test(detail)) return `did not answer within 5 s (${detail})`;
   return `cannot be used: ${detail}`;

@@ -1,4 +1,5 @@
 import { STATUS_CODES } from 'node:http';
+import { errorCode, fieldsOf, firstLine, messageOf } from '../errorText';
 
 /**
  * 'broken' means the partner says the page is gone (404, 410). 'blocked' means it refused a robot
@@ -116,30 +117,6 @@ function describeFetchError(error: unknown): string {
   if (code !== undefined && networkErrors[code]) return networkErrors[code];
   if (code !== undefined && /CERT|TLS|SSL/.test(code)) return `TLS certificate problem (${code})`;
   return firstLine(messageOf(source)) || 'request failed';
-}
-
-/**
- * Read by shape, not instanceof: Node's own fetch makes its errors in another realm than code run
- * in a vm context (as jest runs tests), where instanceof Error is false.
- */
-function fieldsOf(error: unknown): { message?: unknown; code?: unknown; cause?: unknown; errors?: unknown } {
-  return typeof error === 'object' && error !== null ? error : {};
-}
-
-export function messageOf(error: unknown): string {
-  const { message } = fieldsOf(error);
-  return typeof message === 'string' ? message : String(error);
-}
-
-/** A failed connect to a name with several addresses is an AggregateError whose code may sit on its members. */
-function errorCode(error: unknown): string | undefined {
-  const { code, errors } = fieldsOf(error);
-  if (typeof code === 'string' && code) return code;
-  return Array.isArray(errors) ? errorCode(errors[0]) : undefined;
-}
-
-export function firstLine(text: string): string {
-  return text.split('\n', 1)[0]?.trim() ?? '';
 }
 
 /** "404 Not Found", or the bare number for a status without a standard name. */

@@ -1,5 +1,6 @@
 import type { Logger } from '../logger';
-import { checkLink, firstLine, messageOf, type LinkCheckResult } from './checkLink';
+import { firstLine, messageOf } from '../errorText';
+import { checkLink, type LinkCheckResult } from './checkLink';
 import type { LinkCheckLog } from './linkCheckLog';
 
 export interface LinkHealthState {

@@ -103,6 +103,15 @@ describe('createVisitorHasher', () => {
 });
 
 describe('createRateLimiter', () => {
+  it('tells the wait without taking a token', () => {
+    const limiter = createRateLimiter({ burst: 1, refillMs: 1000 });
+    expect(limiter.wait('a', 0)).toBe(0);
+    expect(limiter.wait('a', 0)).toBe(0);
+    expect(limiter.take('a', 0)).toBe(0);
+    expect(limiter.wait('a', 250)).toBe(750);
+    expect(limiter.take('a', 1000)).toBe(0);
+  });
+
   it('allows a burst, then refuses with the wait until the next token', () => {
     const limiter = createRateLimiter({ burst: 3, refillMs: 1000 });
     expect([limiter.take('a', 0), limiter.take('a', 0), limiter.take('a', 0)]).toEqual([0, 0, 0]);
