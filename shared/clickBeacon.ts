@@ -5,8 +5,8 @@
 export const clickEndpoint = '/api/clicks';
 
 export const clickBeaconLimits = {
-  /** A report is a few dozen bytes; anything bigger is not one. */
-  maxBytes: 256,
+  /** A report is a few hundred bytes at most (a source and a referrer of 100 each); anything bigger is not one. */
+  maxBytes: 512,
 };
 
 export interface ClickBeaconBody {
@@ -15,9 +15,16 @@ export interface ClickBeaconBody {
   page: string;
   /** Host name of the page the visitor came from (document.referrer), or '' when none. */
   referrer: string;
+  /** The click ID the link's sub-ID now carries (shared/affiliate.ts); absent when no sub-ID parameter is set. */
+  clickId?: string;
+  /** What brought the visitor (shared/trafficSource.ts); '' when not known. */
+  source?: string;
 }
 
-/** The ping URL for a placement: the fallback report when JavaScript is off. */
-export function clickPingUrl(endpoint: string, placement: string): string {
-  return `${endpoint}?placement=${encodeURIComponent(placement)}`;
+/**
+ * The ping URL for a placement: the fallback report when JavaScript is off, or when it runs but
+ * sendBeacon does not, in which case the click ID rides along too.
+ */
+export function clickPingUrl(endpoint: string, placement: string, clickId?: string): string {
+  return `${endpoint}?placement=${encodeURIComponent(placement)}${clickId ? `&click=${encodeURIComponent(clickId)}` : ''}`;
 }

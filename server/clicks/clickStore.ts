@@ -1,4 +1,5 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
+import { addToDailySources } from '../db/dailySources';
 import { addDays, utcDay } from './utcDay';
 import type { Schema } from '../db/schema';
 
@@ -14,6 +15,10 @@ export interface Click {
   device: DeviceClass;
   visitor: string;
   via: ClickChannel;
+  /** The click ID put into the sub-ID (shared/affiliate.ts), lower case; absent or null without one. */
+  clickId?: string | null;
+  /** What brought the visitor (see shared/trafficSource.ts); absent or null when not known. */
+  source?: string | null;
 }
 
 export interface ClickStore {
@@ -38,6 +43,8 @@ export function createClickStore(db: Kysely<Schema>, { retentionDays }: { retent
           device: click.device,
           visitor: click.visitor,
           via: click.via,
+          click_id: click.clickId ?? null,
+          source: click.source ?? null,
         })
         .execute();
     },
@@ -71,6 +78,14 @@ export function createClickStore(db: Kysely<Schema>, { retentionDays }: { retent
             )
             .execute();
         }
+        // Per source too, for the funnel's source table (views are added by the view store's fold).
+        const perSource = await trx
+          .selectFrom('clicks')
+          .where('day', '<', cutoff)
+          .groupBy(['day', 'source'])
+          .select((eb) => ['day', eb.fn.coalesce('source', sql.lit('')).as('source'), eb.fn.countAll<number>().as('clicks'), eb.fn.count<number>('visitor').distinct().as('clickers')])
+          .execute();
+        for (const row of perSource) await addToDailySources(trx, { day: row.day, source: row.source, views: 0, visitors: 0, clicks: Number(row.clicks), clickers: Number(row.clickers) });
         const deleted = await trx.deleteFrom('clicks').where('day', '<', cutoff).executeTakeFirst();
         return Number(deleted.numDeletedRows);
       });

@@ -1,4 +1,4 @@
-import { affiliatePlacements, type AffiliatePlacement } from '../../shared/affiliate';
+import { affiliatePlacements, readClickId, type AffiliatePlacement } from '../../shared/affiliate';
 
 /**
  * One conversion's fields, read and checked in one place for both ways in: the postback route and the
@@ -49,8 +49,6 @@ const maxPayout = 1_000_000;
 const payoutDecimals = 6;
 const microsPerUnit = 10 ** payoutDecimals;
 
-/** The click ID format the sub-ID will carry: letters and digits, which every network above passes back unchanged. */
-const clickIdPattern = /^[A-Za-z0-9]{1,64}$/;
 // eslint-disable-next-line no-control-regex
 const controlCharacters = /[\u0000-\u001f\u007f-\u009f]/;
 /** {ActionId}, [tid], !!transID!!, !!!clickRef!!!, #s2#, %SUBID%: a macro the network left unfilled. */
@@ -93,15 +91,17 @@ export function parseConversion(fields: ConversionFields, statusMap: StatusMap =
 }
 
 /**
- * What a sub-ID says: a bare placement name (a link without JavaScript sends "hero"), matched without
- * case because ClickBank upper-cases its tracking IDs; otherwise, letters and digits are a click ID.
- * Anything else is kept as the sub-ID only: unattributed, never dropped.
+ * What a sub-ID says: a click ID (a placement code and 20 random characters, shared/affiliate.ts) names
+ * its click and placement; a bare placement name (a link without JavaScript sends "hero") names the
+ * placement. Both are matched without case, because ClickBank upper-cases its tracking IDs. Anything
+ * else is kept as the sub-ID only: unattributed, never dropped.
  */
 function readSubid(subid: string | null): Pick<ConversionReport, 'clickId' | 'placement'> {
   if (subid === null) return { clickId: null, placement: null };
+  const click = readClickId(subid);
+  if (click) return click;
   const placement = affiliatePlacements.find((name) => name === subid.toLowerCase());
-  if (placement) return { clickId: null, placement };
-  return { clickId: clickIdPattern.test(subid) ? subid : null, placement: null };
+  return { clickId: null, placement: placement ?? null };
 }
 
 /** "12.5" → 12500000, without floating point; undefined when it is not a decimal from 0 to maxPayout. */

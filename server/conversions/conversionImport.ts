@@ -41,7 +41,7 @@ export class ImportSetupError extends Error {
  * (every txid is already there), and a row that would be refused as a postback is rejected with its
  * line. Rows are applied in file order, so a refund after its sale in the same file reverses it.
  */
-export async function importConversions(text: string, options: ImportOptions, store: ConversionStore, now: () => Date = () => new Date()): Promise<ImportResult> {
+export async function importConversions(text: string, options: ImportOptions, store: Pick<ConversionStore, 'record'>, now: () => Date = () => new Date()): Promise<ImportResult> {
   const [header, ...rows] = parseCsvRecords(text, options.delimiter);
   if (!header || header.error) throw new ImportSetupError(header ? `the header line cannot be read: ${header.error}` : 'the file is empty');
   const columns = columnIndexes(header.fields, options.columns);

@@ -14,7 +14,7 @@ const retryAfterSeconds = 30;
 export interface ConversionRouteOptions {
   /** CONVERSIONS_KEY: every postback must carry it as `key`. */
   key: string;
-  store: ConversionStore;
+  store: Pick<ConversionStore, 'record'>;
   /** Wrong keys per address: by default 10 in a row, then one every 6 s. */
   throttle?: WrongSecretThrottleOptions;
   now?: () => Date;

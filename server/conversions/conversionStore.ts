@@ -1,5 +1,6 @@
-import type { Kysely, Transaction } from 'kysely';
-import { utcDay } from '../clicks/utcDay';
+import { sql, type Kysely, type Transaction } from 'kysely';
+import { addDays, utcDay } from '../clicks/utcDay';
+import { defaultRetentionDays } from '../config';
 import type { Schema } from '../db/schema';
 import type { ConversionReport } from './conversionFields';
 
@@ -20,15 +21,62 @@ export type ConversionChannel = 'postback' | 'import';
 export interface ConversionStore {
   /** Applies one report; when the promise resolves, its effect and its history row are committed. */
   record(report: ConversionReport, via: ConversionChannel, at?: Date): Promise<ConversionOutcome>;
+  /** Folds conversions received before the retention period (and at least 180 days ago) into daily_conversions; resolves to how many. */
+  foldOldConversions(now?: Date): Promise<number>;
 }
+
+/**
+ * Conversions stay at least this long whatever the retention period: a refund or chargeback must find
+ * its sale (card networks allow 120 days for a chargeback; ClickBank refunds within 60).
+ */
+export const minimumConversionDays = 180;
 
 /**
  * The conversions of either engine. Idempotence rests on the unique txid, not on reading first: the
  * insert of a txid already there does nothing (INSERT ... ON CONFLICT DO NOTHING), so two copies of a
  * postback arriving at the same moment, at one instance or at two, record it once.
  */
-export function createConversionStore(db: Kysely<Schema>): ConversionStore {
+export function createConversionStore(db: Kysely<Schema>, { retentionDays = defaultRetentionDays }: { retentionDays?: number } = {}): ConversionStore {
   return {
+    foldOldConversions(now = new Date()) {
+      const cutoff = addDays(utcDay(now), -Math.max(retentionDays, minimumConversionDays));
+      return db.transaction().execute(async (trx) => {
+        // Counted under the day of their click, as the funnel reports them; reversed ones count nothing.
+        const rows = await trx
+          .selectFrom('conversions')
+          .where('day', '<', cutoff)
+          .where('reversed_at', 'is', null)
+          .groupBy((eb) => [eb.fn.coalesce('click_day', 'day'), eb.fn.coalesce('placement', sql.lit('')), eb.fn.coalesce('source', sql.lit('')), 'currency'])
+          .select((eb) => [
+            eb.fn.coalesce('click_day', 'day').as('day'),
+            eb.fn.coalesce('placement', sql.lit('')).as('placement'),
+            eb.fn.coalesce('source', sql.lit('')).as('source'),
+            'currency',
+            eb.fn.countAll<number>().as('conversions'),
+            eb.fn.coalesce(eb.fn.sum<number>('payout_micros'), sql.lit(0)).as('payout'),
+          ])
+          .execute();
+        for (const row of rows) {
+          await trx
+            .insertInto('daily_conversions')
+            .values({ day: row.day, placement: row.placement, source: row.source, currency: row.currency.trim(), conversions: Number(row.conversions), payout_micros: Number(row.payout) })
+            .onConflict((conflict) =>
+              conflict.columns(['day', 'placement', 'source', 'currency']).doUpdateSet((eb) => ({
+                conversions: eb('daily_conversions.conversions', '+', eb.ref('excluded.conversions')),
+                payout_micros: eb('daily_conversions.payout_micros', '+', eb.ref('excluded.payout_micros')),
+              })),
+            )
+            .execute();
+        }
+        await trx
+          .deleteFrom('conversion_events')
+          .where('txid', 'in', (eb) => eb.selectFrom('conversions').where('day', '<', cutoff).select('txid'))
+          .execute();
+        const deleted = await trx.deleteFrom('conversions').where('day', '<', cutoff).executeTakeFirst();
+        return Number(deleted.numDeletedRows);
+      });
+    },
+
     record(report, via, at = new Date()) {
       return db.transaction().execute(async (trx) => {
         const outcome = report.status === 'sale' ? await recordSale(trx, report, at) : await recordReversal(trx, report, at);
@@ -51,15 +99,29 @@ export function createConversionStore(db: Kysely<Schema>): ConversionStore {
   };
 }
 
+/**
+ * The click a click ID names, joined once, as the conversion arrives: its placement, page, source,
+ * device and day are copied onto the conversion, so the conversion keeps them after the click is folded.
+ */
+async function clickOf(trx: Transaction<Schema>, clickId: string | null) {
+  if (clickId === null) return undefined;
+  return trx.selectFrom('clicks').where('click_id', '=', clickId).select(['day', 'placement', 'page', 'source', 'device']).orderBy('id').limit(1).executeTakeFirst();
+}
+
 /** Inserts the conversion unless its txid is there already; true when this call inserted it. */
 async function insertConversion(trx: Transaction<Schema>, report: ConversionReport, at: Date, reversed: boolean): Promise<boolean> {
+  const click = await clickOf(trx, report.clickId);
   const result = await trx
     .insertInto('conversions')
     .values({
       txid: report.txid,
       subid: report.subid,
       click_id: report.clickId,
-      placement: report.placement,
+      placement: click?.placement ?? report.placement,
+      click_day: click?.day ?? null,
+      page: click?.page ?? null,
+      source: click?.source ?? null,
+      device: click?.device ?? null,
       payout_micros: report.payoutMicros,
       currency: report.currency,
       status: report.status,

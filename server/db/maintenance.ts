@@ -1,5 +1,6 @@
 import { utcDay } from '../clicks/utcDay';
 import type { Logger } from '../logger';
+import { minimumConversionDays } from '../conversions/conversionStore';
 import { forgetJobRunsBefore } from './jobRuns';
 import type { StatsStores } from './statsStores';
 import { forgetOldSalts } from './visitorSalts';
@@ -19,10 +20,14 @@ export async function runMaintenance(stores: StatsStores, logger: Logger, retent
   try {
     await forgetOldSalts(stores.database.db, now);
     if (!(await stores.claimJobRun('fold', utcDay(now)))) return;
-    const folded = await stores.clicks.foldOldClicks(now);
-    if (folded > 0) logger.info(`Folded ${folded} clicks older than ${retentionDays} days into daily totals`);
+    const views = await stores.views.foldOldViews(now);
+    const clicks = await stores.clicks.foldOldClicks(now);
+    const conversions = await stores.conversions.foldOldConversions(now);
+    if (views + clicks + conversions > 0) {
+      logger.info(`Folded ${views} views and ${clicks} clicks older than ${retentionDays} days, and ${conversions} conversions older than ${Math.max(retentionDays, minimumConversionDays)} days, into daily totals`);
+    }
     await forgetJobRunsBefore(stores.database.db, new Date(now.getTime() - jobRunHistoryMs));
   } catch (error) {
-    logger.error('maintenance (old salts, folding old clicks) did not finish; it runs again later', error);
+    logger.error('maintenance (old salts, folding old views, clicks and conversions) did not finish; it runs again later', error);
   }
 }

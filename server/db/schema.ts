@@ -13,6 +13,9 @@ export interface Schema {
   job_runs: JobRunsTable;
   conversions: ConversionsTable;
   conversion_events: ConversionEventsTable;
+  views: ViewsTable;
+  daily_sources: DailySourcesTable;
+  daily_conversions: DailyConversionsTable;
   schema_migrations: SchemaMigrationsTable;
 }
 
@@ -30,6 +33,10 @@ export interface ClicksTable {
   visitor: string;
   /** beacon (JavaScript) or ping (the link's ping attribute). */
   via: string;
+  /** The random click ID the sub-ID carried (lower case, see shared/affiliate.ts); null for a click without one. */
+  click_id: Generated<string | null>;
+  /** What brought the visitor: utm_source, else the referring host, else 'direct'; null when not known (a ping). */
+  source: Generated<string | null>;
 }
 
 /** Raw clicks past the retention period, folded per day; placement '*' holds all placements together. */
@@ -90,6 +97,11 @@ export interface ConversionsTable {
   day: string;
   /** When a refund or chargeback reversed it; a reversed conversion counts in neither conversions nor revenue. */
   reversed_at: number | null;
+  /** Copied from the click its click ID names, when it arrives; null when no click matched. */
+  click_day: Generated<string | null>;
+  page: Generated<string | null>;
+  source: Generated<string | null>;
+  device: Generated<string | null>;
 }
 
 /** Every report accepted for a txid, duplicates included: the history behind a conversion's state. */
@@ -106,6 +118,47 @@ export interface ConversionEventsTable {
   /** postback or import. */
   via: string;
   received_at: number;
+}
+
+/** One page view: what the entry script reports on landing and after each in-place navigation. */
+export interface ViewsTable {
+  id: Generated<number>;
+  at: number;
+  day: string;
+  page: string;
+  /** The referring site's host on the landing view; null after in-place navigation, when direct, or from this site. */
+  referrer_host: string | null;
+  /** As clicks.source. */
+  source: string | null;
+  /** utm_medium and utm_campaign of the landing address; null when it had none. */
+  medium: string | null;
+  campaign: string | null;
+  device: string;
+  visitor: string;
+}
+
+/** Views and clicks past the retention period, folded per day and source; source '*' holds the day's views of every source. */
+export interface DailySourcesTable {
+  day: string;
+  source: string;
+  views: number;
+  visitors: number;
+  clicks: number;
+  /** Visitors who clicked. */
+  clickers: number;
+}
+
+/**
+ * Conversions past the retention period (and at least 180 days old), folded per attributed day,
+ * placement, source and currency; '' stands for an unknown placement or source.
+ */
+export interface DailyConversionsTable {
+  day: string;
+  placement: string;
+  source: string;
+  currency: string;
+  conversions: number;
+  payout_micros: number;
 }
 
 export interface SchemaMigrationsTable {

@@ -1,5 +1,6 @@
 import { createClickStore, type ClickStore } from '../clicks/clickStore';
 import { createConversionStore, type ConversionStore } from '../conversions/conversionStore';
+import { createViewStore, type ViewStore } from '../views/viewStore';
 import { databaseLinkCheckLog, type LinkCheckLog } from '../linkHealth/linkCheckLog';
 import { claimJobRun } from './jobRuns';
 import type { AppDatabase } from './openDatabase';
@@ -11,6 +12,8 @@ export interface StatsStores {
   clicks: ClickStore;
   /** The networks' reports of sales, refunds and chargebacks (used when CONVERSIONS_KEY is set, and by the import). */
   conversions: ConversionStore;
+  /** Page views, reported by the entry script. */
+  views: ViewStore;
   hashVisitor: VisitorHasher;
   linkChecks: LinkCheckLog;
   /** True for the one instance that claims a job's run for a period (see jobRuns.ts). */
@@ -22,7 +25,8 @@ export function createStatsStores(database: AppDatabase, { retentionDays }: { re
   return {
     database,
     clicks: createClickStore(database.db, { retentionDays }),
-    conversions: createConversionStore(database.db),
+    conversions: createConversionStore(database.db, { retentionDays }),
+    views: createViewStore(database.db, { retentionDays }),
     hashVisitor: createVisitorHasher(database.db),
     linkChecks: databaseLinkCheckLog(database.db, claim),
     claimJobRun: claim,

@@ -43,12 +43,12 @@ describe.each(engines)('/api/conversions on %s', (engine) => {
 
   describe('a sale', () => {
     it('sent in the query string is recorded and answered 200 "recorded"', async () => {
-      const response = await get({ key, txid: 'T-1', subid: 'k3XcQ9', payout: '12.50', currency: 'EUR' }).expect(200);
+      const response = await get({ key, txid: 'T-1', subid: 'heabcdefghij234567abcd', payout: '12.50', currency: 'EUR' }).expect(200);
       expect(response.text).toBe('recorded\n');
       expect(response.headers['content-type']).toMatch(/^text\/plain/);
       expect(response.headers['cache-control']).toBe('no-store');
       expect(await conversions()).toEqual([
-        expect.objectContaining({ txid: 'T-1', subid: 'k3XcQ9', click_id: 'k3XcQ9', placement: null, payout_micros: 12_500_000, status: 'sale', reversed_at: null }),
+        expect.objectContaining({ txid: 'T-1', subid: 'heabcdefghij234567abcd', click_id: 'heabcdefghij234567abcd', placement: 'hero', payout_micros: 12_500_000, status: 'sale', reversed_at: null }),
       ]);
       expect((await conversions())[0]!.currency.trim()).toBe('EUR');
     });
@@ -87,7 +87,7 @@ describe.each(engines)('/api/conversions on %s', (engine) => {
     });
 
     it("may name its transaction ID tid, as Keitaro's postbacks do", async () => {
-      await get({ key, tid: 'K-1', subid: 'k3XcQ9', status: 'sale', payout: '5' }).expect(200, 'recorded\n');
+      await get({ key, tid: 'K-1', subid: 'heabcdefghij234567abcd', status: 'sale', payout: '5' }).expect(200, 'recorded\n');
       expect(await conversions()).toEqual([expect.objectContaining({ txid: 'K-1' })]);
     });
   });
@@ -282,7 +282,7 @@ describe.each(engines)('a stand-in network sending postbacks over HTTP, on %s', 
       `${site.url}/api/conversions?key=${withKey}&txid={ActionId}&subid={SubId1}&status={Status}&payout={Payout}&currency={Currency}` +
       '&sale_status=PENDING,APPROVED&refund_status=REVERSED';
     const impact = standInNetwork({ template: template(key), macro: (name) => `{${name}}` });
-    const sale = { SubId1: 'k3XcQ9', Payout: '24.00', Currency: 'USD', Status: 'PENDING' };
+    const sale = { SubId1: 'heabcdefghij234567abcd', Payout: '24.00', Currency: 'USD', Status: 'PENDING' };
     expect(await impact.send({ ...sale, ActionId: '1001.2002.1' })).toEqual({ status: 200, text: 'recorded' });
     expect(await impact.send({ ...sale, ActionId: '1001.2002.1', Status: 'APPROVED' })).toEqual({ status: 200, text: 'duplicate' });
     expect(await impact.send({ ...sale, ActionId: '1001.2002.2', SubId1: 'no-such-click!' })).toEqual({ status: 200, text: 'recorded' });
@@ -308,8 +308,8 @@ describe.each(engines)('a stand-in network sending postbacks over HTTP, on %s', 
       macro: (name) => `!!${name}!!`,
       method: 'POST',
     });
-    expect(await shareASale.send({ transID: '90817263', afftrack: 'k3XcQ9', commission: '7.25' })).toEqual({ status: 200, text: 'recorded' });
-    expect(await shareASale.send({ transID: '90817263', afftrack: 'k3XcQ9', commission: '7.25' })).toEqual({ status: 200, text: 'duplicate' });
+    expect(await shareASale.send({ transID: '90817263', afftrack: 'heabcdefghij234567abcd', commission: '7.25' })).toEqual({ status: 200, text: 'recorded' });
+    expect(await shareASale.send({ transID: '90817263', afftrack: 'heabcdefghij234567abcd', commission: '7.25' })).toEqual({ status: 200, text: 'duplicate' });
     expect(await readConversionTotals(opened.database.db)).toMatchObject({ conversions: 1, revenue: [{ currency: 'USD', payoutMicros: 7_250_000 }] });
   });
 });

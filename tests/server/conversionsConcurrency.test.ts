@@ -1,3 +1,4 @@
+import { newClickId } from '../../shared/affiliate';
 import { readConversionTotals } from '../../server/conversions/conversionStore';
 import { createStatsStores } from '../../server/db/statsStores';
 import { engines, openTestDatabase } from '../support/engines';
@@ -21,7 +22,7 @@ describe.each(engines)('2,000 concurrent postbacks on %s', (engine) => {
         const byGet = standInNetwork({ template, macro: (name) => `[${name}]` });
         const byForm = standInNetwork({ template, macro: (name) => `[${name}]`, method: 'POST' });
         // Every repeat is queued right beside its first copy, so the two race through the server together.
-        const events = Array.from({ length: distinct }, (_, index) => ({ TXID: `TX-${index}`, SUBID: `click${index}` }));
+        const events = Array.from({ length: distinct }, (_, index) => ({ TXID: `TX-${index}`, SUBID: newClickId('bonus') }));
         const order = events.flatMap((event, index) => (index < repeated ? [event, event] : [event]));
         const answers = await inParallel(
           order.map((event, index) => () => (index % 2 === 0 ? byGet : byForm).send(event)),
