@@ -105,9 +105,15 @@ export function createApp(config: Config, options: AppOptions = {}): express.Exp
         siteUrl: config.siteUrl,
       }),
     );
-    // Only with CONVERSIONS_KEY set; without it /api/conversions does not exist (GET is the 404 page).
+    // Only with CONVERSIONS_KEY set; without it /api/conversions does not exist: 404 to every method.
     if (config.conversionsKey) app.use(conversionRoutes({ key: config.conversionsKey, store: stores.conversions }));
   }
+
+  // An API path that is not served (counting off, no CONVERSIONS_KEY) does not exist, whatever the method.
+  app.use('/api', (req, res, next) => {
+    if (req.method === 'GET' || req.method === 'HEAD') return next();
+    res.status(404).set('Cache-Control', 'no-store').type('text/plain').send('Not Found\n');
+  });
 
   app.use((req, res, next) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') {

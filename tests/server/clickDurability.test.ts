@@ -132,7 +132,7 @@ describe('click database start-up checks', () => {
     const port = await freePort();
     const started = startMain({ PORT: String(port), HOST: '127.0.0.1', CLICK_STATS: 'off', CLICKS_DB: file });
     await waitForOutput(started, /Click counting is off/);
-    await request(`http://127.0.0.1:${port}`).post('/api/clicks').send(reportBody).expect(405);
+    await request(`http://127.0.0.1:${port}`).post('/api/clicks').send(reportBody).expect(404);
     started.child.kill('SIGTERM');
     expect(await started.exit).toBe(0);
     expect(existsSync(file)).toBe(false);

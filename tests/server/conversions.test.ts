@@ -258,10 +258,13 @@ describe('conversionRoutes with an injected clock', () => {
 });
 
 describe('without CONVERSIONS_KEY', () => {
-  it('has no /api/conversions: GET is the 404 page, POST the 405 every other path gives', async () => {
+  it('has no /api/conversions: 404 to every method', async () => {
     const app = await createTestApp();
     await request(app).get(`/api/conversions?key=${key}&txid=N-1`).expect(404);
-    await request(app).post('/api/conversions').type('form').send(`key=${key}&txid=N-1`).expect(405);
+    await request(app).post('/api/conversions').type('form').send(`key=${key}&txid=N-1`).expect(404);
+    await request(app).put('/api/conversions').expect(404);
+    // Only missing API paths: a page still answers other methods with 405.
+    await request(app).post('/').expect(405);
   });
 });
 
