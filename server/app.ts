@@ -1,6 +1,7 @@
 import compression from 'compression';
 import express, { type ErrorRequestHandler, type RequestHandler } from 'express';
 import { clickEndpoint } from '../shared/clickBeacon';
+import { viewEndpoint } from '../shared/viewBeacon';
 import { canonicalPagePath } from '../shared/routes';
 import { adminRoutes } from './admin/adminRoutes';
 import { addressRateLimit, clickRoutes, visitorRateLimit } from './clicks/clickRoute';
@@ -18,6 +19,7 @@ import { securityHeaders } from './security';
 import { seoFiles } from './seoFiles';
 import { sendStaticEntry } from './staticEntry';
 import { loadStaticFiles } from './staticFiles';
+import { viewAddressRateLimit, viewRoutes, viewVisitorRateLimit } from './views/viewRoute';
 import type { LinkHealthState } from './linkHealth/linkMonitor';
 
 export interface AppOptions {
@@ -32,6 +34,10 @@ export interface AppOptions {
   clickRateLimiter?: RateLimiter;
   /** Limits click reports per client address; by default a burst of 60, then one every 2 seconds. */
   addressRateLimiter?: RateLimiter;
+  /** Limits page-view reports per visitor; by default a burst of 30, then one every 2 seconds. */
+  viewRateLimiter?: RateLimiter;
+  /** Limits page-view reports per client address; by default a burst of 120, then one every 0.5 seconds. */
+  viewAddressRateLimiter?: RateLimiter;
   /** The affiliate link's health, shown on /admin when the server checks it (LINK_CHECK_HOURS). */
   linkHealth?: () => Promise<LinkHealthState>;
 }
@@ -80,7 +86,9 @@ export function createApp(config: Config, options: AppOptions = {}): express.Exp
       siteUrl: config.siteUrl,
       affiliateUrl: config.affiliateUrl,
       affiliateSubIdParam: config.affiliateSubIdParam,
-      clickCounting: config.clickStats ? { endpoint: clickEndpoint, retentionDays: config.clickStats.retentionDays } : undefined,
+      clickCounting: config.clickStats
+        ? { endpoint: clickEndpoint, viewEndpoint, subIdParam: config.affiliateSubIdParam, retentionDays: config.clickStats.retentionDays }
+        : undefined,
       contactEmail: config.contactEmail,
     },
     { manifest, styles },
@@ -96,15 +104,12 @@ export function createApp(config: Config, options: AppOptions = {}): express.Exp
   app.use(securityHeaders(config, styles.map((style) => style.cspHash)));
 
   if (stores) {
-    app.use(
-      clickRoutes({
-        store: stores.clicks,
-        hashVisitor: stores.hashVisitor,
-        rateLimiter: options.clickRateLimiter ?? createRateLimiter(visitorRateLimit),
-        addressRateLimiter: options.addressRateLimiter ?? createRateLimiter(addressRateLimit),
-        siteUrl: config.siteUrl,
-      }),
-    );
+    // Clicks and views each have limits of their own: one visitor sends many more views than clicks.
+    const guards = (rateLimiter: RateLimiter, addressRateLimiter: RateLimiter) => ({ hashVisitor: stores.hashVisitor, rateLimiter, addressRateLimiter, siteUrl: config.siteUrl });
+    const clickGuards = guards(options.clickRateLimiter ?? createRateLimiter(visitorRateLimit), options.addressRateLimiter ?? createRateLimiter(addressRateLimit));
+    const viewGuards = guards(options.viewRateLimiter ?? createRateLimiter(viewVisitorRateLimit), options.viewAddressRateLimiter ?? createRateLimiter(viewAddressRateLimit));
+    app.use(clickRoutes({ store: stores.clicks, ...clickGuards }));
+    app.use(viewRoutes({ store: stores.views, ...viewGuards }));
     // Only with CONVERSIONS_KEY set; without it /api/conversions does not exist: 404 to every method.
     if (config.conversionsKey) app.use(conversionRoutes({ key: config.conversionsKey, store: stores.conversions }));
   }

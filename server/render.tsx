@@ -21,12 +21,12 @@ interface DocumentProps {
   styles: InlineStyle[];
   /** Whether the page holds islands: a page without any, and without click counting, ships no script. */
   hasIslands: boolean;
-  clickEndpoint: string | undefined;
+  clickCounting: PageContextValue['clickCounting'];
   children: ReactElement;
 }
 
-function Document({ manifest, styles, hasIslands, clickEndpoint, children }: DocumentProps) {
-  const script = hasIslands || clickEndpoint !== undefined;
+function Document({ manifest, styles, hasIslands, clickCounting, children }: DocumentProps) {
+  const script = hasIslands || clickCounting !== undefined;
   return (
     <html lang="en">
       <head>
@@ -47,7 +47,9 @@ function Document({ manifest, styles, hasIslands, clickEndpoint, children }: Doc
               [clientAttributes.runtime]: manifest.runtime.file,
               [clientAttributes.preload]: manifest.runtime.imports.join(' '),
               [clientAttributes.navigation]: manifest.runtimeModules.navigation,
-              [clientAttributes.clickEndpoint]: clickEndpoint,
+              [clientAttributes.clickEndpoint]: clickCounting?.endpoint,
+              [clientAttributes.viewEndpoint]: clickCounting?.viewEndpoint,
+              [clientAttributes.subIdParam]: clickCounting?.subIdParam,
             }}
           />
         )}
@@ -63,7 +65,7 @@ function renderTree(page: ReactElement, context: PageContextValue, { manifest, s
     <HelmetProvider>
       <PageContext value={context}>
         <IslandContext value={collector}>
-          <Document manifest={manifest} styles={styles} hasIslands={hasIslands} clickEndpoint={context.clickCounting?.endpoint}>
+          <Document manifest={manifest} styles={styles} hasIslands={hasIslands} clickCounting={context.clickCounting}>
             {page}
           </Document>
         </IslandContext>

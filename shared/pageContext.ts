@@ -8,8 +8,12 @@ export interface PageContextValue {
   affiliateUrl: string;
   /** When set, each affiliate link adds PARAM=placement so the network reports which button converts. */
   affiliateSubIdParam?: string;
-  /** Click counting (see shared/clickBeacon.ts): where clicks are reported and how long raw clicks are kept; undefined when off. */
-  clickCounting?: { endpoint: string; retentionDays: number };
+  /**
+   * Click counting (see shared/clickBeacon.ts and shared/viewBeacon.ts): where clicks and page views are
+   * reported, the sub-ID parameter the click reporter puts a click ID into (AFFILIATE_SUBID_PARAM), and
+   * how long raw rows are kept; undefined when off.
+   */
+  clickCounting?: { endpoint: string; viewEndpoint: string; subIdParam?: string; retentionDays: number };
   /** Where readers of the policies write to (CONTACT_EMAIL); undefined only on a non-https preview. */
   contactEmail?: string;
 }

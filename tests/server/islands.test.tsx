@@ -27,7 +27,7 @@ const manifest: AssetManifest = {
 };
 const assets = { manifest, styles: [] };
 const context: PageContextValue = { siteUrl: 'https://guide.example.org', affiliateUrl: 'https://partner.example.net/' };
-const counting: PageContextValue = { ...context, clickCounting: { endpoint: '/api/clicks', retentionDays: 400 } };
+const counting: PageContextValue = { ...context, clickCounting: { endpoint: '/api/clicks', viewEndpoint: '/api/views', retentionDays: 400 } };
 
 /** A stand-in island component, to feed the runtime arbitrary props. */
 function Echo({ text }: { text: string }) {
@@ -107,16 +107,25 @@ describe('islands on the server', () => {
 });
 
 describe('the entry script', () => {
-  it('is on a page without islands while click counting is on, with the click endpoint', () => {
+  it('is on a page without islands while click counting is on, with the click and view endpoints', () => {
     const script = entryScript(parse(renderPage(<p>Plain</p>, counting, assets)));
     expect(script).toHaveLength(1);
     expect(script.attr(clientAttributes.clickEndpoint)).toBe('/api/clicks');
+    expect(script.attr(clientAttributes.viewEndpoint)).toBe('/api/views');
+    expect(script.attr(clientAttributes.subIdParam)).toBeUndefined();
   });
 
-  it('is on a page with islands while click counting is off, without a click endpoint', () => {
-    const script = entryScript(parse(renderPage(<EchoIsland text="x" />, context, assets)));
+  it('names the sub-ID parameter while counting is on and one is set', () => {
+    const withSubId: PageContextValue = { ...context, clickCounting: { ...counting.clickCounting!, subIdParam: 'subid' } };
+    expect(entryScript(parse(renderPage(<p>Plain</p>, withSubId, assets))).attr(clientAttributes.subIdParam)).toBe('subid');
+  });
+
+  it('is on a page with islands while click counting is off, without a click or view endpoint or sub-ID parameter', () => {
+    const script = entryScript(parse(renderPage(<EchoIsland text="x" />, { ...context, affiliateSubIdParam: 'subid' }, assets)));
     expect(script).toHaveLength(1);
     expect(script.attr(clientAttributes.clickEndpoint)).toBeUndefined();
+    expect(script.attr(clientAttributes.viewEndpoint)).toBeUndefined();
+    expect(script.attr(clientAttributes.subIdParam)).toBeUndefined();
   });
 
   it('is absent from a page without islands while click counting is off: such a page ships no script', () => {

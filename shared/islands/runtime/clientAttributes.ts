@@ -28,4 +28,11 @@ export const clientAttributes = {
   navigation: 'data-navigation',
   /** On the entry script: the endpoint to report affiliate clicks to; absent when counting is off, and then no listener is added. */
   clickEndpoint: 'data-click-endpoint',
+  /** On the entry script: the endpoint to report page views to; absent when counting is off, and then none is sent. */
+  viewEndpoint: 'data-view-endpoint',
+  /**
+   * On the entry script: the affiliate address's sub-ID parameter (AFFILIATE_SUBID_PARAM), present only
+   * while counting is on; the click reporter then puts a fresh click ID into it at the moment of the click.
+   */
+  subIdParam: 'data-subid-param',
 } as const;
