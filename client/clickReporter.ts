@@ -2,32 +2,39 @@
  * Reports each followed affiliate link to the server with one delegated listener. sendBeacon queues
  * the report and returns at once, and the browser delivers it even as the page goes away, so the
  * navigation is never delayed. (sendBeacon: every browser since 2018; where it is missing or refuses,
- * the link's own `ping` attribute reports the click instead.)
+ * the link's own `ping` attribute reports the click instead: Chromium and Safari send pings, Firefox
+ * does not by default.)
  */
-import type { ClickBeaconBody } from '../shared/clickBeacon';
+import { newClickId, withClickId, type AffiliatePlacement } from '../shared/affiliate';
+import { clickPingUrl, type ClickBeaconBody } from '../shared/clickBeacon';
 
-/** Long host names are dropped rather than cut, so a report always fits the server's size limit. */
-const maxReferrerLength = 100;
-
-function referrerHost(): string {
-  try {
-    const host = document.referrer ? new URL(document.referrer).host : '';
-    return host.length <= maxReferrerLength ? host : '';
-  } catch {
-    return '';
-  }
+export interface ClickReporting {
+  /** AFFILIATE_SUBID_PARAM, or '' when there is none (or the visitor opts out): then no click ID is made. */
+  subIdParam: string;
+  /** The landing's referring host and what brought the visitor (shared/trafficSource.ts); '' when none or not known. */
+  referrer: string;
+  source: string;
 }
 
-export function startClickReporting(endpoint: string): void {
+export function startClickReporting(endpoint: string, { subIdParam, referrer, source }: ClickReporting): void {
   const report = (event: MouseEvent) => {
     // auxclick: a middle click opens the link in a new tab, and is a click on it all the same.
     if (event.type === 'auxclick' && event.button !== 1) return;
     const link = event.target instanceof Element ? event.target.closest('a[data-placement]') : null;
     if (!(link instanceof HTMLAnchorElement)) return;
-    const body: ClickBeaconBody = { placement: link.dataset.placement ?? '', page: location.pathname, referrer: referrerHost() };
-    // The ping would report the same click a second time: drop it once the beacon is queued. The
-    // browser reads `ping` only after this listener, when it follows the link.
+    const placement = link.dataset.placement ?? '';
+    const body: ClickBeaconBody = { placement, page: location.pathname, referrer, source };
+    if (subIdParam) {
+      // A fresh click ID in the sub-ID, so the network's report of a sale names this very click. The
+      // browser reads href (and ping) only after this listener, when it follows the link; the server's
+      // link keeps PARAM=<placement> for visitors without JavaScript.
+      body.clickId = newClickId(placement as AffiliatePlacement);
+      link.href = withClickId(link.href, subIdParam, body.clickId);
+    }
+    // The ping would report the same click a second time: drop it once the beacon is queued. Without a
+    // beacon the ping reports it, and carries the click ID too.
     if (navigator.sendBeacon?.(endpoint, JSON.stringify(body))) link.removeAttribute('ping');
+    else if (body.clickId) link.setAttribute('ping', clickPingUrl(endpoint, placement, body.clickId));
   };
   // Capture phase: no other handler can stop the report by stopping propagation.
   document.addEventListener('click', report, { capture: true });

@@ -71,7 +71,8 @@ interface HistoryState {
   scrollY: number;
 }
 
-export function startNavigation(islands: IslandScheduler): void {
+/** onPageShown: called after each completed in-place swap (a link followed, Back or Forward), e.g. to report the view. */
+export function startNavigation(islands: IslandScheduler, onPageShown?: () => void): void {
   if (!('pushState' in history) || typeof DOMParser === 'undefined' || typeof fetch !== 'function') return;
   const pages = new Map<string, Promise<string>>();
   const announcer = createAnnouncer();
@@ -111,6 +112,7 @@ export function startNavigation(islands: IslandScheduler): void {
     focusHeading(target);
     announcer.textContent = document.title;
     islands.hydrate(document.body);
+    onPageShown?.();
   }
 
   document.addEventListener('click', (event) => {

@@ -1,0 +1,25 @@
+/**
+ * Reports page views: the landing view at once, and one after each in-place navigation. Each carries
+ * the landing's source, medium and campaign, which live in this page's memory only (no cookie, no
+ * storage), so a view after in-place navigation is still credited to what brought the visitor.
+ * (sendBeacon: every browser since 2018; where it is missing or refuses, the view goes uncounted,
+ * which costs a figure, never the page.)
+ */
+import type { LandingFacts } from '../shared/trafficSource';
+import type { ViewBeaconBody } from '../shared/viewBeacon';
+
+/** Sends the landing view and returns what reports each later view (with no referrer: it came from this site). */
+export function startViewReporting(endpoint: string, landing: LandingFacts): () => void {
+  const send = (referrer: string) => {
+    const body: ViewBeaconBody = { page: location.pathname, referrer, source: landing.source ?? '', medium: landing.medium, campaign: landing.campaign };
+    navigator.sendBeacon?.(endpoint, JSON.stringify(body));
+  };
+  // A page the browser prerenders (speculation rules; Chromium 108+, elsewhere never true) is not viewed
+  // until the visitor goes to it, if ever: report it then.
+  if ((document as Document & { prerendering?: boolean }).prerendering) {
+    document.addEventListener('prerenderingchange', () => send(landing.referrerHost), { once: true });
+  } else {
+    send(landing.referrerHost);
+  }
+  return () => send('');
+}
