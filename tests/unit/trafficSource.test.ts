@@ -1,0 +1,66 @@
+import { directSource, isCampaignValue, landingFacts, maxCampaignValueLength } from '../../shared/trafficSource';
+
+const ownHost = 'auctions.example.org';
+const facts = (search: string, referrer = '') => landingFacts({ search, referrer, ownHost });
+
+describe('landingFacts', () => {
+  it('takes utm_source first, with utm_medium and utm_campaign, and keeps the referring host apart', () => {
+    expect(facts('?utm_source=newsletter&utm_medium=email&utm_campaign=spring', 'https://mail.example.net/inbox?id=1')).toEqual({
+      source: 'newsletter',
+      referrerHost: 'mail.example.net',
+      medium: 'email',
+      campaign: 'spring',
+    });
+  });
+
+  it('credits the referring host, lower-cased with its port, when there is no utm_source', () => {
+    expect(facts('?utm_medium=cpc', 'https://WWW.Google.com:8443/search?q=auctions')).toEqual({ source: 'www.google.com:8443', referrerHost: 'www.google.com:8443', medium: 'cpc', campaign: '' });
+  });
+
+  it(`says "${directSource}" with neither a utm_source nor a referrer`, () => {
+    expect(facts('')).toEqual({ source: directSource, referrerHost: '', medium: '', campaign: '' });
+  });
+
+  it('knows no source for a landing referred by this site itself (a full load from one of its pages), and no referrer', () => {
+    expect(facts('', `https://${ownHost.toUpperCase()}/about-us`)).toEqual({ source: null, referrerHost: '', medium: '', campaign: '' });
+    expect(facts('?utm_source=ad', `https://${ownHost}/`).source).toBe('ad');
+  });
+
+  it('reads values percent-decoded and trimmed, and treats blank ones as absent', () => {
+    expect(facts('?utm_source=%20Spring%20News%20&utm_campaign=a+b&utm_medium=%20', 'https://x.example/')).toEqual({
+      source: 'Spring News',
+      referrerHost: 'x.example',
+      medium: '',
+      campaign: 'a b',
+    });
+  });
+
+  it(`drops (never cuts) values over ${maxCampaignValueLength} characters and values with control characters`, () => {
+    const long = 'a'.repeat(maxCampaignValueLength + 1);
+    expect(facts(`?utm_source=${long}&utm_medium=e%0Amail&utm_campaign=${'b'.repeat(maxCampaignValueLength)}`)).toEqual({
+      source: directSource,
+      referrerHost: '',
+      medium: '',
+      campaign: 'b'.repeat(maxCampaignValueLength),
+    });
+    const longHost = `${'h'.repeat(95)}.example`;
+    expect(facts('', `https://${longHost}/`)).toEqual({ source: directSource, referrerHost: '', medium: '', campaign: '' });
+  });
+
+  it('ignores a referrer that is not a URL', () => {
+    expect(facts('', 'not a url')).toEqual({ source: directSource, referrerHost: '', medium: '', campaign: '' });
+  });
+});
+
+describe('isCampaignValue', () => {
+  it.each(['', 'newsletter', 'Spring Sale 2026', 'a'.repeat(100), 'café'])('accepts %j', (value) => {
+    expect(isCampaignValue(value)).toBe(true);
+  });
+
+  it.each([['101 characters', 'a'.repeat(101)], ['a newline', 'a\nb'], ['NUL', '\u0000'], ['a C1 control', '\u0085'], ['a number', 7], ['null', null], ['undefined', undefined]])(
+    'refuses %s',
+    (_name, value) => {
+      expect(isCampaignValue(value)).toBe(false);
+    },
+  );
+});
