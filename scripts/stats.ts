@@ -1,5 +1,6 @@
 /**
- * npm run stats: clicks and unique visitors per affiliate placement, read from the statistics database:
+ * npm run stats: the affiliate funnel (visitors, visitors who clicked, conversions and revenue) per
+ * placement, per source and per day, read from the statistics database:
  * PostgreSQL when DATABASE_URL is set, otherwise the SQLite file CLICKS_DB (default data/clicks.sqlite),
  * or the file --db names. Safe to run while the server is running: it only reads.
  *
@@ -10,7 +11,8 @@
  */
 import '../server/nodeVersion';
 import { parseArgs } from 'node:util';
-import { readClickStats, reportRange, ReportRangeError } from '../server/clicks/clickStats';
+import { readClickStats, reportRange, ReportRangeError, type ClickStats } from '../server/clicks/clickStats';
+import { amountText } from '../server/clicks/reportNumbers';
 import { formatStatsCsv, formatStatsJson, formatStatsTable } from '../server/clicks/formatStats';
 import { ConfigError, loadConfig } from '../server/config';
 import type { DatabaseSettings } from '../server/db/databaseSettings';
@@ -19,6 +21,13 @@ import { silentLogger } from '../server/logger';
 import { runCommand, type CommandMain } from './runCommand';
 
 const usage = `Usage: npm run stats -- [--days N | --from YYYY-MM-DD [--to YYYY-MM-DD]] [--json | --csv] [--db FILE]`;
+
+/** The CSV's revenue column holds one currency; this says which, on stderr, so a redirected file stays plain CSV. */
+function csvCurrencyNote({ currency, all }: ClickStats): string {
+  const others = Object.entries(all.revenueByCurrency).filter(([code]) => code !== currency);
+  const left = others.map(([code, amount]) => amountText(amount, code)).join(' + ');
+  return `stats: revenue is in ${currency}${others.length > 0 ? `; ${left} earned in other currencies is not in the CSV (--json has it)` : ''}`;
+}
 
 /** Exit codes: 0 printed, 1 no usable database, 64 bad arguments (as sysexits' EX_USAGE). */
 export const main: CommandMain = async (argv, env, out, err) => {
@@ -83,6 +92,7 @@ export const main: CommandMain = async (argv, env, out, err) => {
   try {
     const report = await readClickStats(database.db, range);
     out(values.json ? formatStatsJson(report) : values.csv ? formatStatsCsv(report) : formatStatsTable(report));
+    if (values.csv && report.currencies.length > 0) err(`${csvCurrencyNote(report)}\n`);
   } finally {
     await database.close();
   }

@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
-import { share, type ClickStats } from '../clicks/clickStats';
+import type { ClickStats } from '../clicks/clickStats';
+import { share } from '../clicks/reportNumbers';
 import { describeLinkCheck } from '../linkHealth/checkLink';
 import type { LinkHealthState } from '../linkHealth/linkMonitor';
 import { adminCss } from './adminStyles';

@@ -1,55 +1,152 @@
-import { share, type ClickStats } from './clickStats';
+import type { ClickStats } from './clickStats';
+import type { Earnings } from './earnings';
+import { counted, rate, revenueText, share, sourceName } from './reportNumbers';
 
-/** Left-aligns the first `textColumns` columns and right-aligns the numbers after them, two spaces apart. */
-function table(rows: string[][], textColumns: number): string {
-  const widths = rows[0]?.map((_, column) => Math.max(...rows.map((row) => (row[column] ?? '').length))) ?? [];
-  return rows
-    .map((row) =>
-      row
-        .map((cell, column) => (column < textColumns ? cell.padEnd(widths[column] ?? 0) : cell.padStart(widths[column] ?? 0)))
+type Align = 'left' | 'right';
+
+/**
+ * Columns two spaces apart: the first `textColumns` left-aligned, numbers after them right-aligned,
+ * unless `align` says otherwise. A cell of several lines (revenue in several currencies) continues on
+ * lines of its own below its row.
+ */
+function table(rows: string[][], textColumns: number, align: Align[] = []): string {
+  const lines = rows.flatMap((row) => {
+    const height = Math.max(...row.map((cell) => cell.split('\n').length));
+    return Array.from({ length: height }, (_, line) => row.map((cell) => cell.split('\n')[line] ?? ''));
+  });
+  const widths = lines[0]?.map((_, column) => Math.max(...lines.map((line) => (line[column] ?? '').length))) ?? [];
+  const alignOf = (column: number) => align[column] ?? (column < textColumns ? 'left' : 'right');
+  return lines
+    .map((line) =>
+      line
+        .map((cell, column) => (alignOf(column) === 'left' ? cell.padEnd(widths[column] ?? 0) : cell.padStart(widths[column] ?? 0)))
         .join('  ')
         .trimEnd(),
     )
     .join('\n');
 }
 
-/** The report as the terminal table `npm run stats` prints: clicks per placement per day, then totals. */
+/** Revenue in a table cell: one currency a line. */
+const revenueCell = (earnings: Earnings, per?: number) => revenueText(earnings, { per, separator: '\n' });
+
+/** Source names are free text (utm_source), up to 100 characters: cut to keep the table in a terminal's width. */
+const cut = (text: string, most = 28) => (text.length > most ? `${text.slice(0, most - 1)}…` : text);
+
+/** Visitors, then visitors who clicked, then conversions, each with its rate; a rate of nothing is left out. */
+function funnelLines({ all }: ClickStats): string[] {
+  const of = (text: string, whole: number) => (whole === 0 ? '' : text);
+  return [
+    table(
+      [
+        ['Visitors', String(all.viewVisitors), ''],
+        ['Visitors who clicked', String(all.visitors), of(`${rate(all.visitors, all.viewVisitors)} of visitors`, all.viewVisitors)],
+        ['Conversions', String(all.conversions), of(`${rate(all.conversions, all.clicks)} of ${counted(all.clicks, 'click')}`, all.clicks)],
+        ['Revenue', revenueText(all), of(`${revenueText(all, { per: all.clicks })} per click`, all.clicks * all.conversions)],
+      ],
+      1,
+      ['left', 'right', 'left'],
+    ),
+  ];
+}
+
+function placementLines(report: ClickStats): string[] {
+  const { all } = report;
+  const rows: string[][] = [['Placement', 'Clicks', 'Visitors', 'Share', 'Conv.', 'Conv. rate', 'Revenue', 'EPC']];
+  const row = (name: string, count: ClickStats['totals'][number]) => [
+    name,
+    String(count.clicks),
+    String(count.visitors),
+    share(count.clicks, all.clicks),
+    String(count.conversions),
+    rate(count.conversions, count.clicks),
+    revenueCell(count),
+    revenueCell(count, count.clicks),
+  ];
+  for (const total of report.totals) rows.push(row(total.placement, total));
+  rows.push(row('all placements', { placement: '', ...all }));
+  const lines = [table(rows, 1), 'Conv.: conversions of these clicks. Conv. rate: conversions per click. EPC: earnings per click.'];
+  if (all.unattributed > 0) {
+    lines.push(`${counted(all.unattributed, 'conversion')} named no placement: in "all placements" only.`);
+  }
+  return lines;
+}
+
+function sourceLines(report: ClickStats): string[] {
+  if (report.sources.length === 0) return ['No visitors from any source in this range.'];
+  const rows: string[][] = [['Source', 'Visitors', 'Clicked', 'Clicks', 'CTR', 'Conv.', 'Revenue']];
+  for (const source of report.sources) {
+    rows.push([
+      cut(sourceName(source.source)),
+      String(source.visitors),
+      String(source.clickers),
+      String(source.clicks),
+      rate(source.clickers, source.visitors),
+      String(source.conversions),
+      revenueCell(source),
+    ]);
+  }
+  return [table(rows, 1), 'Clicked: visitors who clicked. CTR: the share of visitors who clicked.'];
+}
+
+function dayLines(report: ClickStats): string[] {
+  const newestFirst = report.days.toReversed();
+  const funnelRows: string[][] = [['Day', 'Views', 'Visitors', 'Clicked', 'Clicks', 'Conv.', 'Revenue']];
+  const placementRows: string[][] = [['Day', 'Placement', 'Clicks', 'Visitors', 'Conv.', 'Revenue']];
+  for (const { day, all, placements } of newestFirst) {
+    if (all.views === 0 && all.clicks === 0 && all.conversions === 0) continue;
+    funnelRows.push([day, String(all.views), String(all.viewVisitors), String(all.visitors), String(all.clicks), String(all.conversions), revenueCell(all)]);
+    const active = Object.entries(placements).filter(([, count]) => count.clicks > 0 || count.conversions > 0);
+    active.forEach(([placement, count], index) => {
+      placementRows.push([index === 0 ? day : '', placement, String(count.clicks), String(count.visitors), String(count.conversions), revenueCell(count)]);
+    });
+    // The day's total, when it adds something: several placements, or conversions that named none.
+    const placed = active.reduce((sum, [, count]) => sum + count.conversions, 0);
+    if (active.length > 1 || all.conversions > placed) {
+      placementRows.push([active.length === 0 ? day : '', 'all placements', String(all.clicks), String(all.visitors), String(all.conversions), revenueCell(all)]);
+    }
+  }
+  if (funnelRows.length === 1) return ['Nothing in this range: no views, clicks or conversions.'];
+  const lines = [table(funnelRows, 1), 'Clicked: visitors who clicked.'];
+  if (placementRows.length > 1) lines.push('', table(placementRows, 2));
+  return lines;
+}
+
+/** The report as the terminal table `npm run stats` prints: the funnel, then per placement, per source and per day. */
 export function formatStatsTable(report: ClickStats): string {
   const dayCount = report.days.length;
-  const lines = [`Affiliate clicks, ${report.from} to ${report.to} (UTC, ${dayCount} day${dayCount === 1 ? '' : 's'})`, ''];
-
-  const dayRows: string[][] = [['Day', 'Placement', 'Clicks', 'Visitors']];
-  for (const entry of report.days.toReversed()) {
-    const counted = Object.entries(entry.placements).filter(([, count]) => count.clicks > 0);
-    counted.forEach(([placement, count], index) => {
-      dayRows.push([index === 0 ? entry.day : '', placement, String(count.clicks), String(count.visitors)]);
-    });
-    if (counted.length > 1) dayRows.push(['', 'all placements', String(entry.all.clicks), String(entry.all.visitors)]);
-  }
-  if (dayRows.length === 1) lines.push('No clicks in this range.');
-  else lines.push(table(dayRows, 2), '(newest first; days without clicks are left out)');
-
-  lines.push('', 'Totals by placement', '');
-  const totalRows: string[][] = [['Placement', 'Clicks', 'Visitors', 'Share']];
-  for (const row of report.totals) totalRows.push([row.placement, String(row.clicks), String(row.visitors), share(row.clicks, report.all.clicks)]);
-  totalRows.push(['all placements', String(report.all.clicks), String(report.all.visitors), share(report.all.clicks, report.all.clicks)]);
-  lines.push(
-    table(totalRows, 1),
+  const lines = [
+    `Affiliate funnel, ${report.from} to ${report.to} (UTC, ${counted(dayCount, 'day')})`,
     '',
-    'Visitors are unique per day: one who comes back on another day is counted again.',
-  );
+    ...funnelLines(report),
+    '',
+    'By placement',
+    ...placementLines(report),
+    '',
+    'By source (what brought the visitor)',
+    ...sourceLines(report),
+    '',
+    'By day (newest first; days with nothing are left out)',
+    ...dayLines(report),
+    '',
+    'Visitors are unique per day: one who comes back on another day is counted again. Conversions count',
+    'under the day of their click (the day they arrived when no click matched); refunds are taken out.',
+  ];
   return `${lines.join('\n')}\n`;
 }
 
 /** Placement names are plain words (shared/affiliate.ts); a retired odd one is quoted as RFC 4180 says. */
 const csvField = (value: string) => (/[",\r\n]/.test(value) ? `"${value.replaceAll('"', '""')}"` : value);
 
-/** One row per day and placement, zeros included, so a spreadsheet can pivot it as it likes. */
+/**
+ * One row per day and placement, zeros included, so a spreadsheet can pivot it as it likes. The revenue
+ * column is in the report's main currency only (`currency` in --json, which also has every other
+ * currency); conversions that named no placement are in no row.
+ */
 export function formatStatsCsv(report: ClickStats): string {
-  const rows = ['day,placement,clicks,visitors'];
+  const rows = ['day,placement,clicks,visitors,conversions,revenue'];
   for (const entry of report.days) {
     for (const [placement, count] of Object.entries(entry.placements)) {
-      rows.push(`${entry.day},${csvField(placement)},${count.clicks},${count.visitors}`);
+      rows.push(`${entry.day},${csvField(placement)},${count.clicks},${count.visitors},${count.conversions},${count.revenue}`);
     }
   }
   return `${rows.join('\n')}\n`;

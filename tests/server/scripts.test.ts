@@ -1,8 +1,12 @@
 import path from 'node:path';
 import { createClickStore } from '../../server/clicks/clickStore';
+import { parseConversion } from '../../server/conversions/conversionFields';
+import { createConversionStore } from '../../server/conversions/conversionStore';
 import { openDatabase } from '../../server/db/openDatabase';
 import { databaseLinkCheckLog } from '../../server/linkHealth/linkCheckLog';
 import { silentLogger } from '../../server/logger';
+import { createViewStore } from '../../server/views/viewStore';
+import { newClickId } from '../../shared/affiliate';
 import { main as copyMain } from '../../scripts/db-copy';
 import { main as statsMain } from '../../scripts/stats';
 import { engines, openTestDatabase } from '../support/engines';
@@ -63,7 +67,7 @@ describe('npm run db:copy', () => {
 
     const stats = await run(statsMain, ['--json', '--from', '2025-01-01', '--to', today.toISOString().slice(0, 10)], { DATABASE_URL: target.url });
     const report = JSON.parse(stats.out);
-    expect(report.all).toEqual({ clicks: 4, visitors: 3 });
+    expect(report.all).toMatchObject({ clicks: 4, visitors: 3 });
   });
 
   it('changes nothing when run twice', async () => {
@@ -99,32 +103,78 @@ describe('npm run db:copy', () => {
 });
 
 describe.each(engines)('npm run stats on %s', (engine) => {
-  it('prints the same JSON shape: all, and totals[] rows with placement, clicks and visitors', async () => {
-    const opened = await openTestDatabase(engine);
-    try {
-      const store = createClickStore(opened.database.db, { retentionDays: 400 });
-      await store.record(click('hero', 'a'));
-      await store.record(click('hero', 'b'));
-      await store.record(click('bonus', 'a'));
-      let env: Record<string, string>;
-      if (engine === 'postgres') env = { DATABASE_URL: opened.url! };
-      else {
-        // The in-memory test database cannot be read from outside; copy the rows into a file.
-        const file = path.join(temp.dir(), 'stats.sqlite');
-        const fileDatabase = await openDatabase({ engine: 'sqlite', file }, { logger: silentLogger });
-        const fileStore = createClickStore(fileDatabase.db, { retentionDays: 400 });
-        for (const [placement, visitor] of [['hero', 'a'], ['hero', 'b'], ['bonus', 'a']] as const) await fileStore.record(click(placement, visitor));
-        await fileDatabase.close();
-        env = { CLICKS_DB: file };
-      }
-      const { code, out } = await run(statsMain, ['--json', '--days', '1'], env);
-      expect(code).toBe(0);
-      const report = JSON.parse(out);
-      expect(report.all).toEqual({ clicks: 3, visitors: 2 });
-      expect(report.totals[0]).toEqual({ placement: 'hero', clicks: 2, visitors: 2 });
-      expect(report.totals.find((row: { placement: string }) => row.placement === 'bonus')).toEqual({ placement: 'bonus', clicks: 1, visitors: 1 });
-    } finally {
-      await opened.close();
+  /** A database of the engine the command can open by its environment: a SQLite file, or a test database on PostgreSQL. */
+  async function statsDatabase() {
+    if (engine === 'postgres') {
+      const opened = await openTestDatabase(engine);
+      return { db: opened.database.db, env: { DATABASE_URL: opened.url! }, close: () => opened.close() };
     }
+    const file = path.join(temp.dir(), 'stats.sqlite');
+    const database = await openDatabase({ engine: 'sqlite', file }, { logger: silentLogger });
+    return { db: database.db, env: { CLICKS_DB: file }, close: () => database.close() };
+  }
+  let stats: Awaited<ReturnType<typeof statsDatabase>>;
+  beforeEach(async () => {
+    stats = await statsDatabase();
+  });
+  afterEach(() => stats.close());
+
+  it('prints the same JSON shape: all, and totals[] rows with placement, clicks and visitors', async () => {
+    const store = createClickStore(stats.db, { retentionDays: 400 });
+    await store.record(click('hero', 'a'));
+    await store.record(click('hero', 'b'));
+    await store.record(click('bonus', 'a'));
+    const { code, out } = await run(statsMain, ['--json', '--days', '1'], stats.env);
+    expect(code).toBe(0);
+    const report = JSON.parse(out);
+    expect(report.all).toMatchObject({ clicks: 3, visitors: 2 });
+    expect(report.totals[0]).toMatchObject({ placement: 'hero', clicks: 2, visitors: 2 });
+    expect(report.totals.find((row: { placement: string }) => row.placement === 'bonus')).toMatchObject({ placement: 'bonus', clicks: 1, visitors: 1 });
+  });
+
+  describe('with page views, sources and conversions', () => {
+    beforeEach(async () => {
+      const views = createViewStore(stats.db, { retentionDays: 400 });
+      const clicks = createClickStore(stats.db, { retentionDays: 400 });
+      const conversions = createConversionStore(stats.db);
+      for (const visitor of ['a', 'b']) {
+        await views.record({ at: today, page: '/', referrerHost: null, source: 'newsletter', medium: 'email', campaign: null, device: 'mobile', visitor });
+      }
+      const clickId = newClickId('hero');
+      await clicks.record({ ...click('hero', 'a'), clickId, source: 'newsletter' });
+      for (const [txid, subid, payout, currency] of [['T1', clickId, '12.5', 'USD'], ['T2', 'bonus', '4', 'EUR']] as const) {
+        const parsed = parseConversion({ txid, subid, payout, currency });
+        if (parsed.error) throw new Error(parsed.error.message);
+        await conversions.record(parsed.report, 'postback', today);
+      }
+    });
+
+    it('adds the funnel to the JSON: views, conversions, revenue in the main currency and each, sources', async () => {
+      const { code, out, err } = await run(statsMain, ['--json', '--days', '1'], stats.env);
+      expect({ code, err }).toEqual({ code: 0, err: '' });
+      const report = JSON.parse(out);
+      expect({ currency: report.currency, currencies: report.currencies }).toEqual({ currency: 'EUR', currencies: ['EUR', 'USD'] });
+      expect(report.all).toEqual({ clicks: 1, visitors: 1, views: 2, viewVisitors: 2, conversions: 2, revenue: 4, revenueByCurrency: { EUR: 4, USD: 12.5 }, unattributed: 0 });
+      expect(report.totals[0]).toEqual({ placement: 'hero', clicks: 1, visitors: 1, conversions: 1, revenue: 0, revenueByCurrency: { USD: 12.5 } });
+      expect(report.sources).toEqual([
+        { source: 'newsletter', visitors: 2, clicks: 1, clickers: 1, conversions: 1, revenue: 0, revenueByCurrency: { USD: 12.5 } },
+        { source: '', visitors: 0, clicks: 0, clickers: 0, conversions: 1, revenue: 4, revenueByCurrency: { EUR: 4 } },
+      ]);
+    });
+
+    it('adds conversions and revenue columns to the CSV, and says on stderr which currency it holds', async () => {
+      const { code, out, err } = await run(statsMain, ['--csv', '--days', '1'], stats.env);
+      expect(code).toBe(0);
+      const day = today.toISOString().slice(0, 10);
+      expect(out.split('\n')).toEqual(expect.arrayContaining(['day,placement,clicks,visitors,conversions,revenue', `${day},hero,1,1,1,0`, `${day},bonus,0,0,1,4`]));
+      expect(err).toBe('stats: revenue is in EUR; 12.50 USD earned in other currencies is not in the CSV (--json has it)\n');
+    });
+
+    it('prints the funnel table', async () => {
+      const { code, out } = await run(statsMain, ['--days', '1'], stats.env);
+      expect(code).toBe(0);
+      expect(out).toMatch(/^Visitors who clicked +1 {2}50% of visitors$/m);
+      expect(out).toMatch(/^newsletter +2 +1 +1 +50% +1 +12\.50 USD$/m);
+    });
   });
 });
