@@ -104,6 +104,8 @@ export interface OpenPageOptions {
   islands?: IslandsWanted;
   /** Runs on the new tab before it loads the URL (to add init scripts, credentials, …). */
   beforeGoto?: (page: Page) => Promise<unknown>;
+  /** The page the visitor comes from: document.referrer, as the referrer policy lets it through. */
+  referer?: string;
 }
 
 export interface OpenedPage {
@@ -120,7 +122,7 @@ export async function openPage(browser: Pick<Browser, 'newPage'> | Pick<BrowserC
   if (options.userAgent) await page.setUserAgent(options.userAgent);
   await options.beforeGoto?.(page);
   const problems = watchProblems(page);
-  await page.goto(url, { waitUntil: options.waitUntil ?? 'load' });
+  await page.goto(url, { waitUntil: options.waitUntil ?? 'load', ...(options.referer && { referer: options.referer }) });
   if (options.javaScript !== false) await waitForIslands(page, options.islands);
   return { page, problems };
 }
