@@ -1,21 +1,44 @@
 /**
  * npm run db:copy -- --to postgres://user:password@host/db [--from FILE]
  *
- * Copies the click history of a SQLite database (--from, default CLICKS_DB or data/clicks.sqlite) into
- * PostgreSQL: raw clicks, daily totals and link checks. The target's schema is created or brought up to
- * date first. Running it again copies nothing twice. Safe while the server still writes to the file.
+ * Copies the statistics of a SQLite database (--from, default CLICKS_DB or data/clicks.sqlite) into
+ * PostgreSQL: raw clicks and page views, conversions and their history, the daily totals of clicks,
+ * sources and conversions, and link checks. The target's schema is created or brought up to date first.
+ * Running it again copies nothing twice. A conversion whose txid the target already holds in another
+ * state is not copied: the target's state wins, and the txid is printed. Safe while the server still
+ * writes to the file.
  */
 import '../server/nodeVersion';
 import { parseArgs } from 'node:util';
 import { ConfigError, defaultClicksDb, loadConfig } from '../server/config';
-import { copyDatabase, type CopyCounts } from '../server/db/copyDatabase';
+import { copyDatabase, type CopyCounts, type CopyReport } from '../server/db/copyDatabase';
 import { DatabaseError, openDatabase } from '../server/db/openDatabase';
 import { silentLogger } from '../server/logger';
 import { runCommand, type CommandMain } from './runCommand';
 
 const usage = 'Usage: npm run db:copy -- --to postgres://user:password@host:5432/db [--from FILE]';
 
-const line = (what: string, { copied, present }: CopyCounts) => `  ${what}: ${copied} copied, ${present} already there\n`;
+const line = (what: string, { copied, present, skipped }: CopyCounts, why = 'the target holds other figures for them and keeps its own') =>
+  `  ${what}: ${copied} copied, ${present} already there${skipped > 0 ? `, ${skipped} skipped (${why})` : ''}\n`;
+
+/** At most this many skipped txids are named, one line each. */
+const txidsNamed = 20;
+
+function summary(report: CopyReport): string {
+  const { skippedTxids } = report.conversions;
+  return [
+    line('raw clicks', report.clicks),
+    line('page views', report.views),
+    line('conversions', report.conversions, 'the target holds these txids in another state and keeps its own'),
+    ...skippedTxids.slice(0, txidsNamed).map((txid) => `    kept the target's state of txid ${JSON.stringify(txid)}\n`),
+    skippedTxids.length > txidsNamed ? `    and ${skippedTxids.length - txidsNamed} more\n` : '',
+    line('conversion history', report.conversionEvents, 'their conversion was skipped'),
+    line('daily click totals', report.dailyTotals),
+    line('daily source totals', report.dailySources),
+    line('daily conversion totals', report.dailyConversions),
+    line('link checks', report.linkChecks),
+  ].join('');
+}
 
 /** Exit codes: 0 copied, 1 a database cannot be used, 64 bad arguments. */
 export const main: CommandMain = async (argv, env, out, err) => {
@@ -53,7 +76,8 @@ export const main: CommandMain = async (argv, env, out, err) => {
     opened.push(to);
     const report = await copyDatabase(from.db, to.db);
     out(`Copied ${from.name} into ${to.name}:\n`);
-    out(line('raw clicks', report.clicks) + line('daily totals', report.dailyTotals) + line('link checks', report.linkChecks));
+    if (report.sourceSchema < 4) out(`  (${from.name} is at schema ${report.sourceSchema}, from an older version of the site: it has no page views, click IDs or sources to copy)\n`);
+    out(summary(report));
     return 0;
   } catch (error) {
     if (!(error instanceof DatabaseError)) throw error;

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { checkSchemaVersion } from './migrations';
 import type { Schema } from './schema';
 
 export interface CopyCounts {
@@ -6,89 +7,203 @@ export interface CopyCounts {
   copied: number;
   /** Rows the target already had (an earlier copy, or the same data counted there). */
   present: number;
+  /** Rows not copied because the target holds its own, different version of them, which it keeps. */
+  skipped: number;
+}
+
+export interface ConversionCopyCounts extends CopyCounts {
+  /** The txids skipped: the target holds each in another state (a refund it received, other figures). */
+  skippedTxids: string[];
 }
 
 export interface CopyReport {
+  /** The source's schema version: tables and columns it does not have yet are copied as empty. */
+  sourceSchema: number;
   clicks: CopyCounts;
+  views: CopyCounts;
+  conversions: ConversionCopyCounts;
+  conversionEvents: CopyCounts;
   dailyTotals: CopyCounts;
+  dailySources: CopyCounts;
+  dailyConversions: CopyCounts;
   linkChecks: CopyCounts;
 }
 
 const batchSize = 1000;
+const none = (): CopyCounts => ({ copied: 0, present: 0, skipped: 0 });
+
+const clickColumns = ['at', 'day', 'placement', 'page', 'referrer_host', 'device', 'visitor', 'via'];
+const conversionColumns = ['txid', 'subid', 'click_id', 'placement', 'payout_micros', 'currency', 'status', 'received_at', 'day', 'reversed_at'];
+const attributionColumns = ['click_day', 'page', 'source', 'device'];
 
 /**
  * Copies what one database holds into another (SQLite into PostgreSQL, for an operator who outgrows
- * one machine): raw clicks, daily totals and link-check history. Running it again changes nothing:
- * a row counts as already there when the target held an identical one before this copy began, and
- * identical rows are matched one for one, so two real clicks in the same millisecond both arrive.
+ * one machine): raw clicks and page views, conversions with their history, the daily totals all of
+ * them fold into, and the link-check history. Running it again changes nothing:
+ * - rows without a key of their own (clicks, views, conversion history, link checks) count as already
+ *   there when the target held an identical one before this copy began; identical rows are matched one
+ *   for one, so two real clicks in the same millisecond both arrive;
+ * - rows with a key (a conversion's txid, a daily total's day and placement or source) are copied when
+ *   the target lacks the key, already there when it holds the same values, and skipped when it holds
+ *   other values: the target's own state wins (a refund it received since, say), and the history of a
+ *   skipped conversion is skipped with it, so the target's row and history keep telling one story.
  * Visitor salts are not copied: they are deleted within two days anyway, and never leave the machine.
  */
 export async function copyDatabase(source: Kysely<Schema>, target: Kysely<Schema>): Promise<CopyReport> {
+  // A file from an older version of the site (opened read-only, so not migrated) lacks the newer tables.
+  const sourceSchema = await checkSchemaVersion(source);
+  const funnel = sourceSchema >= 4;
+  const conversions = sourceSchema >= 3 ? await copyConversions(source, target, funnel) : { ...none(), skippedTxids: [] };
+  const skippedTxids = new Set(conversions.skippedTxids);
   return {
-    clicks: await copyRows(source, target, 'clicks', 'at', ['at', 'day', 'placement', 'page', 'referrer_host', 'device', 'visitor', 'via']),
-    dailyTotals: await copyDailyTotals(source, target),
+    sourceSchema,
+    clicks: await copyRows(source, target, 'clicks', 'at', funnel ? [...clickColumns, 'click_id', 'source'] : clickColumns),
+    views: funnel ? await copyRows(source, target, 'views', 'at', ['at', 'day', 'page', 'referrer_host', 'source', 'medium', 'campaign', 'device', 'visitor']) : none(),
+    conversions,
+    conversionEvents:
+      sourceSchema >= 3
+        ? await copyRows(source, target, 'conversion_events', 'received_at', ['txid', 'status', 'outcome', 'subid', 'payout_micros', 'currency', 'via', 'received_at'], (row) =>
+            skippedTxids.has(String(row.txid)),
+          )
+        : none(),
+    dailyTotals: await copyDailyRows(source, target, 'daily_totals', ['day', 'placement'], ['clicks', 'visitors']),
+    dailySources: funnel ? await copyDailyRows(source, target, 'daily_sources', ['day', 'source'], ['views', 'visitors', 'clicks', 'clickers']) : none(),
+    dailyConversions: funnel
+      ? await copyDailyRows(source, target, 'daily_conversions', ['day', 'placement', 'source', 'currency'], ['conversions', 'payout_micros'])
+      : none(),
     linkChecks: await copyRows(source, target, 'link_checks', 'checked_at', ['checked_at', 'url', 'final_url', 'status', 'redirects', 'ms', 'error', 'verdict']),
   };
 }
 
-type RowTable = 'clicks' | 'link_checks';
+type Row = Record<string, unknown>;
 
+/** The same text for the same value from either engine (PostgreSQL returns bigint as a string, SQLite as a number). */
+const keyOf = (row: Row, columns: readonly string[]) => JSON.stringify(columns.map((column) => (row[column] === null || row[column] === undefined ? null : String(row[column]))));
+const pick = (row: Row, columns: readonly string[]) => Object.fromEntries(columns.map((column) => [column, row[column]]));
+
+type UnkeyedTable = 'clicks' | 'views' | 'conversion_events' | 'link_checks';
+
+/** Rows without a key of their own, matched one for one with identical rows the target held before the copy began. */
 async function copyRows(
   source: Kysely<Schema>,
   target: Kysely<Schema>,
-  table: RowTable,
-  timeColumn: 'at' | 'checked_at',
+  table: UnkeyedTable,
+  timeColumn: 'at' | 'received_at' | 'checked_at',
   columns: readonly string[],
+  skip: (row: Row) => boolean = () => false,
 ): Promise<CopyCounts> {
-  const counts = { copied: 0, present: 0 };
+  const counts = none();
   // Rows the target gains from now on (this copy's, or a live instance's) are never mistaken for old ones.
-  const before = await (target as Kysely<any>).selectFrom(table as string).select((eb) => eb.fn.max<number | null>('id').as('id')).executeTakeFirst();
+  const before = await (target as Kysely<any>).selectFrom(table).select((eb) => eb.fn.max<number | null>('id').as('id')).executeTakeFirst();
   const lastTargetId = Number(before?.id ?? 0);
   const db = source as Kysely<any>;
   const into = target as Kysely<any>;
-  const key = (row: Record<string, unknown>) => JSON.stringify(columns.map((column) => (row[column] === null ? null : String(row[column]))));
   let afterId = 0;
   for (;;) {
-    const batch: Record<string, unknown>[] = await db.selectFrom(table as string).select(['id', ...columns]).where('id', '>', afterId).orderBy('id').limit(batchSize).execute();
+    const batch: Row[] = await db.selectFrom(table).select(['id', ...columns]).where('id', '>', afterId).orderBy('id').limit(batchSize).execute();
     if (batch.length === 0) return counts;
     afterId = Number(batch.at(-1)!.id);
     const times = batch.map((row) => Number(row[timeColumn]));
-    const existing: Record<string, unknown>[] = await into
-      .selectFrom(table as string)
+    const existing: Row[] = await into
+      .selectFrom(table)
       .select(columns as string[])
       .where(timeColumn, '>=', Math.min(...times))
       .where(timeColumn, '<=', Math.max(...times))
       .where('id', '<=', lastTargetId)
       .execute();
     const unmatched = new Map<string, number>();
-    for (const row of existing) unmatched.set(key(row), (unmatched.get(key(row)) ?? 0) + 1);
+    for (const row of existing) unmatched.set(keyOf(row, columns), (unmatched.get(keyOf(row, columns)) ?? 0) + 1);
     const missing = batch.filter((row) => {
-      const left = unmatched.get(key(row)) ?? 0;
+      const left = unmatched.get(keyOf(row, columns)) ?? 0;
       if (left === 0) return true;
-      unmatched.set(key(row), left - 1);
+      unmatched.set(keyOf(row, columns), left - 1);
       return false;
     });
-    if (missing.length > 0) {
-      await into
-        .insertInto(table)
-        .values(missing.map((row) => Object.fromEntries(columns.map((column) => [column, row[column]]))))
-        .execute();
-    }
-    counts.copied += missing.length;
+    const copying = missing.filter((row) => !skip(row));
+    if (copying.length > 0) await into.insertInto(table).values(copying.map((row) => pick(row, columns))).execute();
+    counts.copied += copying.length;
+    counts.skipped += missing.length - copying.length;
     counts.present += batch.length - missing.length;
   }
 }
 
-async function copyDailyTotals(source: Kysely<Schema>, target: Kysely<Schema>): Promise<CopyCounts> {
-  const rows = await source.selectFrom('daily_totals').selectAll().orderBy('day').orderBy('placement').execute();
-  let copied = 0;
-  for (let start = 0; start < rows.length; start += batchSize) {
-    const result = await target
-      .insertInto('daily_totals')
-      .values(rows.slice(start, start + batchSize))
-      .onConflict((conflict) => conflict.columns(['day', 'placement']).doNothing())
-      .executeTakeFirst();
-    copied += Number(result.numInsertedOrUpdatedRows ?? 0);
+/**
+ * Conversions, one per txid. A txid the target lacks is copied; one it holds with the same values is
+ * already there; one it holds otherwise is skipped and named, the target's row kept as it is.
+ */
+async function copyConversions(source: Kysely<Schema>, target: Kysely<Schema>, funnel: boolean): Promise<ConversionCopyCounts> {
+  const columns = funnel ? [...conversionColumns, ...attributionColumns] : conversionColumns;
+  const counts: ConversionCopyCounts = { ...none(), skippedTxids: [] };
+  const db = source as Kysely<any>;
+  const into = target as Kysely<any>;
+  let afterId = 0;
+  for (;;) {
+    const batch: Row[] = await db.selectFrom('conversions').select(['id', ...columns]).where('id', '>', afterId).orderBy('id').limit(batchSize).execute();
+    if (batch.length === 0) return counts;
+    afterId = Number(batch.at(-1)!.id);
+    const existing: Row[] = await into
+      .selectFrom('conversions')
+      .select(columns)
+      .where('txid', 'in', batch.map((row) => row.txid))
+      .execute();
+    const held = new Map(existing.map((row) => [String(row.txid), keyOf(row, columns)]));
+    const missing: Row[] = [];
+    for (const row of batch) {
+      const there = held.get(String(row.txid));
+      if (there === undefined) missing.push(row);
+      else if (there === keyOf(row, columns)) counts.present += 1;
+      else counts.skippedTxids.push(String(row.txid));
+    }
+    if (missing.length > 0) {
+      // A live instance may record one of these txids in between: its row stays, and this one is skipped.
+      const inserted: Row[] = await into
+        .insertInto('conversions')
+        .values(missing.map((row) => pick(row, columns)))
+        .onConflict((conflict: any) => conflict.column('txid').doNothing())
+        .returning('txid')
+        .execute();
+      const insertedTxids = new Set(inserted.map((row) => String(row.txid)));
+      counts.copied += insertedTxids.size;
+      for (const row of missing) if (!insertedTxids.has(String(row.txid))) counts.skippedTxids.push(String(row.txid));
+    }
+    counts.skipped = counts.skippedTxids.length;
   }
-  return { copied, present: rows.length - copied };
+}
+
+type DailyTable = 'daily_totals' | 'daily_sources' | 'daily_conversions';
+
+/** Folded daily figures, one row per key: copied when the target lacks the key, skipped when it has other figures for it. */
+async function copyDailyRows(source: Kysely<Schema>, target: Kysely<Schema>, table: DailyTable, key: readonly string[], figures: readonly string[]): Promise<CopyCounts> {
+  const columns = [...key, ...figures];
+  const db = source as Kysely<any>;
+  const into = target as Kysely<any>;
+  const rows: Row[] = await key.reduce((query, column) => query.orderBy(column), db.selectFrom(table).select(columns)).execute();
+  const counts = none();
+  for (let start = 0; start < rows.length; start += batchSize) {
+    const batch = rows.slice(start, start + batchSize);
+    const existing: Row[] = await into
+      .selectFrom(table)
+      .select(columns)
+      .where('day', 'in', [...new Set(batch.map((row) => row.day))])
+      .execute();
+    const held = new Map(existing.map((row) => [keyOf(row, key), keyOf(row, figures)]));
+    const missing: Row[] = [];
+    for (const row of batch) {
+      const there = held.get(keyOf(row, key));
+      if (there === undefined) missing.push(row);
+      else if (there === keyOf(row, figures)) counts.present += 1;
+      else counts.skipped += 1;
+    }
+    if (missing.length > 0) {
+      const result = await into
+        .insertInto(table)
+        .values(missing)
+        .onConflict((conflict: any) => conflict.columns(key).doNothing())
+        .executeTakeFirst();
+      const inserted = Number(result.numInsertedOrUpdatedRows ?? 0);
+      counts.copied += inserted;
+      counts.skipped += missing.length - inserted;
+    }
+  }
+  return counts;
 }
