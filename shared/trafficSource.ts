@@ -6,8 +6,14 @@
  */
 export const directSource = 'direct';
 
-/** utm values and host names longer than this are dropped rather than cut, so a report always fits its size limit. */
+/**
+ * utm values and host names longer than this are dropped rather than cut, so a report always fits its
+ * size limit. Counted in UTF-8 bytes on the client (100 bytes are at most 100 characters, which is what
+ * the server checks), so values in any script fit too.
+ */
 export const maxCampaignValueLength = 100;
+
+const fits = (value: string) => new TextEncoder().encode(value).length <= maxCampaignValueLength;
 
 export interface Landing {
   /** The landing page's query string, as location.search gives it. */
@@ -28,7 +34,7 @@ export interface LandingFacts {
 
 const campaignValue = (query: URLSearchParams, name: string) => {
   const value = (query.get(name) ?? '').trim();
-  return value.length <= maxCampaignValueLength && !controlCharacters.test(value) ? value : '';
+  return fits(value) && !controlCharacters.test(value) ? value : '';
 };
 
 // eslint-disable-next-line no-control-regex
@@ -43,7 +49,8 @@ export function landingFacts({ search, referrer, ownHost }: Landing): LandingFac
     host = '';
   }
   const fromHere = host !== '' && host === ownHost.toLowerCase();
-  const referrerHost = fromHere || host.length > maxCampaignValueLength ? '' : host;
+  // An IPv6 literal ([2001:db8::1]) is no site's name, and the server accepts host names only.
+  const referrerHost = fromHere || !fits(host) || host.startsWith('[') ? '' : host;
   const utmSource = campaignValue(query, 'utm_source');
   const source = utmSource || referrerHost || (fromHere ? null : directSource);
   return { source, referrerHost, medium: campaignValue(query, 'utm_medium'), campaign: campaignValue(query, 'utm_campaign') };

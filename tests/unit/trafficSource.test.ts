@@ -47,6 +47,15 @@ describe('landingFacts', () => {
     expect(facts('', `https://${longHost}/`)).toEqual({ source: directSource, referrerHost: '', medium: '', campaign: '' });
   });
 
+  it(`counts the limit in UTF-8 bytes, so a value in any script fits the report`, () => {
+    const greek = 'α'.repeat(51); // 102 bytes in 51 characters
+    expect(facts(`?utm_source=${encodeURIComponent(greek)}&utm_campaign=${encodeURIComponent('α'.repeat(50))}`)).toMatchObject({ source: directSource, campaign: 'α'.repeat(50) });
+  });
+
+  it('keeps no referring host for an IPv6 address, which names no site', () => {
+    expect(facts('', 'http://[2001:db8::1]:8080/page')).toEqual({ source: directSource, referrerHost: '', medium: '', campaign: '' });
+  });
+
   it('ignores a referrer that is not a URL', () => {
     expect(facts('', 'not a url')).toEqual({ source: directSource, referrerHost: '', medium: '', campaign: '' });
   });
