@@ -5,7 +5,11 @@ import { describeLinkCheck } from '../linkHealth/checkLink';
 import type { LinkHealthState } from '../linkHealth/linkMonitor';
 import { adminCss } from './adminStyles';
 import { ClickChart } from './ClickChart';
-import { placementDescriptions } from './placementDescriptions';
+import { DailyTable } from './DailyTable';
+import { FunnelSummary } from './FunnelSummary';
+import { PlacementTable } from './PlacementTable';
+import { Caption, ScrollBox } from './ScrollBox';
+import { SourceTable } from './SourceTable';
 
 export interface AdminPageProps {
   /** Undefined when click counting is off. */
@@ -18,16 +22,6 @@ export interface AdminPageProps {
 }
 
 const quickRanges = [7, 30, 90, 365];
-
-/** A wide table scrolls inside its own box on a phone; the box takes focus so keyboards can scroll it too. */
-function ScrollBox({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <div className="scroll" role="region" aria-label={label} tabIndex={0}>
-      {children}
-    </div>
-  );
-}
-
 
 function LinkHealthPanel({ linkHealth, affiliateUrl }: Pick<AdminPageProps, 'linkHealth' | 'affiliateUrl'>) {
   if (!linkHealth) {
@@ -83,51 +77,12 @@ function RangeForm({ report }: { report: ClickStats }) {
   );
 }
 
-function Totals({ report }: { report: ClickStats }) {
-  return (
-    <ScrollBox label="Clicks by placement">
-      <table>
-        <caption className="muted">Clicks and unique visitors per placement, {report.from} to {report.to}</caption>
-        <thead>
-          <tr>
-            <th scope="col">Placement</th>
-            <th scope="col">Clicks</th>
-            <th scope="col">Visitors</th>
-            <th scope="col">Share of clicks</th>
-          </tr>
-        </thead>
-        <tbody>
-          {report.totals.map((row) => (
-            <tr key={row.placement}>
-              <th scope="row">
-                {row.placement}
-                <span className="muted description"> {placementDescriptions[row.placement] ?? '(no longer on the page)'}</span>
-              </th>
-              <td>{row.clicks}</td>
-              <td>{row.visitors}</td>
-              <td>{share(row.clicks, report.all.clicks)}</td>
-            </tr>
-          ))}
-        </tbody>
-        <tfoot>
-          <tr>
-            <th scope="row">All placements</th>
-            <td>{report.all.clicks}</td>
-            <td>{report.all.visitors}</td>
-            <td>{share(report.all.clicks, report.all.clicks)}</td>
-          </tr>
-        </tfoot>
-      </table>
-    </ScrollBox>
-  );
-}
-
 function Breakdown({ caption, heading, rows }: { caption: string; heading: string; rows: { name: string; clicks: number }[] }) {
   const total = rows.reduce((sum, row) => sum + row.clicks, 0);
   return (
     <ScrollBox label={caption}>
       <table>
-        <caption className="muted">{caption}</caption>
+        <Caption>{caption}</Caption>
         <thead>
           <tr>
             <th scope="col">{heading}</th>
@@ -149,40 +104,6 @@ function Breakdown({ caption, heading, rows }: { caption: string; heading: strin
               </tr>
             ))
           )}
-        </tbody>
-      </table>
-    </ScrollBox>
-  );
-}
-
-function DailyTable({ report }: { report: ClickStats }) {
-  const placements = report.totals.map((row) => row.placement);
-  return (
-    <ScrollBox label="Clicks per day">
-      <table>
-        <caption className="muted">Clicks / unique visitors per day (UTC), newest first</caption>
-        <thead>
-          <tr>
-            <th scope="col">Day</th>
-            {placements.map((placement) => (
-              <th scope="col" key={placement}>
-                {placement}
-              </th>
-            ))}
-            <th scope="col">All</th>
-          </tr>
-        </thead>
-        <tbody>
-          {report.days.toReversed().map((entry) => (
-            <tr key={entry.day}>
-              <th scope="row">{entry.day}</th>
-              {placements.map((placement) => {
-                const count = entry.placements[placement];
-                return <td key={placement}>{count && count.clicks > 0 ? `${count.clicks} / ${count.visitors}` : '–'}</td>;
-              })}
-              <td>{entry.all.clicks > 0 ? `${entry.all.clicks} / ${entry.all.visitors}` : '–'}</td>
-            </tr>
-          ))}
         </tbody>
       </table>
     </ScrollBox>
@@ -221,11 +142,11 @@ export function AdminUnavailablePage({ databaseName }: { databaseName: string })
   );
 }
 
-/** The operator's private page: link health, then clicks per placement. Rendered per request, never cached. */
+/** The operator's private page: link health, then the funnel (views, clicks, conversions) per placement, source and day. Rendered per request, never cached. */
 export function AdminPage({ report, rangeError, linkHealth, affiliateUrl }: AdminPageProps) {
   return (
-    <AdminDocument title="Admin: affiliate clicks">
-          <h1>Affiliate clicks</h1>
+    <AdminDocument title="Admin: affiliate funnel">
+          <h1>Affiliate funnel</h1>
           <p className="muted">Private to the operator of this site. Days are UTC.</p>
           <LinkHealthPanel linkHealth={linkHealth} affiliateUrl={affiliateUrl} />
           {!report ? (
@@ -240,14 +161,19 @@ export function AdminPage({ report, rangeError, linkHealth, affiliateUrl }: Admi
                 </p>
               )}
               <RangeForm report={report} />
+              <FunnelSummary report={report} />
               <p>
                 <strong>
                   {report.all.clicks} clicks by {report.all.visitors} visitors
                 </strong>{' '}
                 from {report.from} to {report.to}. A visitor is counted once a day, so one who returns on another day counts again.
+                Conversions count under the day of the click that led to them (the day they arrived when no click matched), so a
+                range’s conversions are what its clicks earned; refunds and chargebacks are taken out.
               </p>
               <h2>By placement</h2>
-              <Totals report={report} />
+              <PlacementTable report={report} />
+              <h2>By source</h2>
+              <SourceTable report={report} />
               <h2>Day by day</h2>
               <div className="charts">
                 {report.totals.map(({ placement }) => (

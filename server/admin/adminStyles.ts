@@ -21,8 +21,19 @@ a{color:#0b4f9c}
 :focus-visible{outline:3px solid #f0b429;outline-offset:2px}
 table{border-collapse:collapse;width:100%;background:#fff;margin:.5rem 0}
 th,td{padding:.4rem .6rem;border-bottom:1px solid #e4e7eb;text-align:right;white-space:nowrap}
+thead th{white-space:normal;vertical-align:bottom}
+caption{text-align:left;padding:.25rem 0}
+caption span{display:block;max-width:calc(100vw - 2rem)}
 th:first-child,td:first-child{text-align:left;white-space:normal}
-.scroll{overflow-x:auto}
+.scroll{overflow-x:auto;max-width:100%}
+.amount{display:block}
+th.day{white-space:nowrap}
+.funnel{list-style:none;padding:0;margin:1rem 0;display:grid;gap:.75rem;grid-template-columns:repeat(auto-fit,minmax(9.5rem,1fr))}
+.funnel li{background:#fff;border:1px solid #cbd2d9;border-radius:.5rem;padding:.6rem .75rem;display:flex;flex-direction:column;min-width:0;overflow-wrap:anywhere}
+.funnel .figure{font-size:1.5rem;font-weight:700;line-height:1.2;color:#13315c}
+.funnel .label{font-weight:600}
+.funnel .muted{font-size:.9rem}
+@media (max-width:35rem){.funnel{grid-template-columns:1fr}}
 .charts{display:grid;gap:1rem;grid-template-columns:repeat(auto-fill,minmax(17rem,1fr))}
 .charts figure{margin:0;background:#fff;border:1px solid #cbd2d9;border-radius:.5rem;padding:.5rem .75rem}
 figcaption{font-weight:600}

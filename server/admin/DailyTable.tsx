@@ -1,0 +1,50 @@
+import type { ClickStats } from '../clicks/clickStats';
+import { Amounts } from './Amounts';
+import { Caption, ScrollBox } from './ScrollBox';
+
+const pair = (count: number, visitors: number) => (count > 0 ? `${count} / ${visitors}` : '–');
+
+/** Day by day, newest first: page views, clicks per placement, and what the day's clicks earned. */
+export function DailyTable({ report }: { report: ClickStats }) {
+  const placements = report.totals.map((row) => row.placement);
+  return (
+    <ScrollBox label="Views, clicks and conversions per day">
+      <table>
+        <Caption>Views, clicks and conversions per day (UTC), newest first; views and clicks as count / unique visitors</Caption>
+        <thead>
+          <tr>
+            <th scope="col">Day</th>
+            <th scope="col">Views</th>
+            <th scope="col">Clicks</th>
+            <th scope="col">Conversions</th>
+            <th scope="col">Revenue</th>
+            {placements.map((placement) => (
+              <th scope="col" key={placement}>
+                {placement} clicks
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {report.days.toReversed().map((entry) => (
+            <tr key={entry.day}>
+              <th scope="row" className="day">
+                {entry.day}
+              </th>
+              <td>{pair(entry.all.views, entry.all.viewVisitors)}</td>
+              <td>{pair(entry.all.clicks, entry.all.visitors)}</td>
+              <td>{entry.all.conversions || '–'}</td>
+              <td>
+                <Amounts earnings={entry.all} />
+              </td>
+              {placements.map((placement) => {
+                const count = entry.placements[placement];
+                return <td key={placement}>{count ? pair(count.clicks, count.visitors) : '–'}</td>;
+              })}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </ScrollBox>
+  );
+}

@@ -1,0 +1,78 @@
+import type { ClickStats } from '../clicks/clickStats';
+import type { Earnings } from '../clicks/earnings';
+import { counted, rate, share } from '../clicks/reportNumbers';
+import { Amounts } from './Amounts';
+import { placementDescriptions } from './placementDescriptions';
+import { Caption, ScrollBox } from './ScrollBox';
+
+function Cells({ clicks, visitors, whole, earnings }: { clicks: number; visitors: number; whole: number; earnings: Earnings }) {
+  return (
+    <>
+      <td>{clicks}</td>
+      <td>{visitors}</td>
+      <td>{share(clicks, whole)}</td>
+      <td>{earnings.conversions}</td>
+      <td>{rate(earnings.conversions, clicks)}</td>
+      <td>
+        <Amounts earnings={earnings} />
+      </td>
+      <td>
+        <Amounts earnings={earnings} per={clicks} />
+      </td>
+    </>
+  );
+}
+
+/** Per placement: clicks, visitors, and what the clicks earned (conversion rate, revenue, earnings per click). */
+export function PlacementTable({ report }: { report: ClickStats }) {
+  const { all } = report;
+  return (
+    <>
+      <ScrollBox label="Clicks and conversions by placement">
+        <table>
+          <Caption>
+            Clicks and conversions by placement, {report.from} to {report.to}
+          </Caption>
+          <thead>
+            <tr>
+              <th scope="col">Placement</th>
+              <th scope="col">Clicks</th>
+              <th scope="col">Visitors</th>
+              <th scope="col">Share of clicks</th>
+              <th scope="col">Conversions</th>
+              <th scope="col">Conversion rate</th>
+              <th scope="col">Revenue</th>
+              <th scope="col">Earnings per click</th>
+            </tr>
+          </thead>
+          <tbody>
+            {report.totals.map((row) => (
+              <tr key={row.placement}>
+                <th scope="row">
+                  {row.placement}
+                  <span className="muted description"> {placementDescriptions[row.placement] ?? '(no longer on the page)'}</span>
+                </th>
+                <Cells clicks={row.clicks} visitors={row.visitors} whole={all.clicks} earnings={row} />
+              </tr>
+            ))}
+          </tbody>
+          <tfoot>
+            <tr>
+              <th scope="row">All placements</th>
+              <Cells clicks={all.clicks} visitors={all.visitors} whole={all.clicks} earnings={all} />
+            </tr>
+          </tfoot>
+        </table>
+      </ScrollBox>
+      <p className="muted">
+        Visitors: unique visitors who clicked. Conversion rate: conversions per click. Earnings per click: revenue divided by clicks.
+      </p>
+      {all.unattributed > 0 && (
+        <p className="muted">
+          {counted(all.unattributed, 'conversion')} named no placement (the network sent no sub-ID, or one that matches no click): counted in
+          all placements and under their source, in no placement’s row.
+        </p>
+      )}
+    </>
+  );
+}
