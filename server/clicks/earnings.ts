@@ -10,7 +10,7 @@ export interface Earnings {
 }
 
 /** The report's currency when nothing converted in the range. */
-export const fallbackCurrency = 'USD';
+const fallbackCurrency = 'USD';
 
 const microsPerUnit = 1_000_000;
 
@@ -23,7 +23,7 @@ export function mainCurrency(rows: readonly ConversionCount[]): string {
 }
 
 /** Orders currency codes as the report shows them: `main` first, the rest A to Z. */
-export const currencyOrder = (main: string) => (a: string, b: string) => Number(b === main) - Number(a === main) || a.localeCompare(b);
+const currencyOrder = (main: string) => (a: string, b: string) => Number(b === main) - Number(a === main) || a.localeCompare(b);
 
 /**
  * Totals conversion rows. Payouts are summed as whole millionths (exact integers far beyond any
