@@ -151,6 +151,7 @@ describe('GET /admin', () => {
     const response = await request(app).get('/admin?from=2020-01-01&to=2020-01-07').set('Authorization', basic(token)).expect(200);
     const page = parseHtml(response.text);
     expect(page.text()).toContain('0 clicks by 0 visitors from 2020-01-01 to 2020-01-07');
+    expect(page.one('ol.funnel').all('li').map((step) => step.text())).toEqual(['0 visitors 0 page views', '0 clicked an affiliate link', '0 conversions', '– revenue']);
     expect(page.attr('input[name="from"]', 'value')).toBe('2020-01-01');
   });
 
