@@ -64,7 +64,7 @@ function placementLines(report: ClickStats): string[] {
   ];
   for (const total of report.totals) rows.push(row(total.placement, total));
   rows.push(row('all placements', { placement: '', ...all }));
-  const lines = [table(rows, 1), 'Conv.: conversions of these clicks. Conv. rate: conversions per click. EPC: earnings per click.'];
+  const lines = [table(rows, 1), 'Conv.: conversions of these clicks. Conv. rate: conversions per click.', 'EPC: earnings per click.'];
   if (all.unattributed > 0) {
     lines.push(`${counted(all.unattributed, 'conversion')} named no placement: in "all placements" only.`);
   }
@@ -128,8 +128,9 @@ export function formatStatsTable(report: ClickStats): string {
     'By day (newest first; days with nothing are left out)',
     ...dayLines(report),
     '',
-    'Visitors are unique per day: one who comes back on another day is counted again. Conversions count',
-    'under the day of their click (the day they arrived when no click matched); refunds are taken out.',
+    'Visitors are unique per day: one who comes back on another day is counted again.',
+    'Conversions count under the day of their click (the day they arrived when no click',
+    'matched); refunds and chargebacks are taken out.',
   ];
   return `${lines.join('\n')}\n`;
 }
