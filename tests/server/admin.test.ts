@@ -15,6 +15,7 @@ import { newClickId, type AffiliatePlacement } from '../../shared/affiliate';
 import { pagePaths } from '../../shared/routes';
 import { engines, openTestDatabase, type TestEngineDatabase } from '../support/engines';
 import { assertNoSelector, assertSelector, parseHtml, type HtmlNode } from '../support/html';
+import { cells, rowHeaded, tableCaptioned } from '../support/adminTables';
 import { createTestApp } from '../support/testApp';
 
 const token = 'test-admin-token-0123456789abcdef';
@@ -28,22 +29,6 @@ async function setUp(options: { linkHealth?: LinkMonitor; engine?: Engine } = {}
     { stores: createStatsStores(store.database, { retentionDays: 400 }), linkHealth: monitor && (() => monitor.state()) },
   );
   return { store, app };
-}
-
-/** The table row whose header's own words (without the placement's description) are `name`. */
-function rowHeaded(page: HtmlNode, name: string): HtmlNode {
-  const row = assertSelector(page, 'tr').find((candidate) => candidate.all('th[scope="row"]')[0]?.ownText() === name);
-  if (!row) throw new Error(`No table row is headed ${name}:\n${page.all('table').map((table) => table.dump()).join('\n')}`);
-  return row;
-}
-
-const cells = (row: HtmlNode) => row.all('td').map((cell) => cell.text());
-
-/** The table whose caption starts with `words`. */
-function tableCaptioned(page: HtmlNode, words: string): HtmlNode {
-  const table = page.all('table').find((candidate) => candidate.all('caption')[0]?.text().startsWith(words));
-  if (!table) throw new Error(`No table's caption starts with ${words}:\n${page.all('caption').map((caption) => caption.dump()).join('\n')}`);
-  return table;
 }
 
 async function recordClicks(opened: TestEngineDatabase) {
