@@ -10,6 +10,10 @@
  * 4. Clicks: the server-side cost of recording one affiliate click on each engine (SQLite, and a throwaway
  *    PostgreSQL on loopback with its durable defaults), in process (the insert alone) and over HTTP
  *    (POST /api/clicks against GET /healthz on the same server), p50 and p99.
+ * 5. Views: the same for a page-view report (the view store's insert, POST /api/views).
+ * 6. Conversions: the same for a network's postback (the conversion store's record of a sale with a
+ *    fresh txid, and GET /api/conversions with the key, one request in four repeating an earlier txid).
+ * Parts 4 to 6 share one PostgreSQL cluster and one server on it.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
@@ -20,10 +24,16 @@ import path from 'node:path';
 import autocannon from 'autocannon';
 import express from 'express';
 import { createClickStore } from '../server/clicks/clickStore';
+import { parseConversion } from '../server/conversions/conversionFields';
+import { conversionsEndpoint } from '../server/conversions/conversionRoute';
+import { createConversionStore } from '../server/conversions/conversionStore';
 import type { DatabaseSettings } from '../server/db/databaseSettings';
-import { openDatabase } from '../server/db/openDatabase';
+import { openDatabase, type AppDatabase } from '../server/db/openDatabase';
 import { silentLogger } from '../server/logger';
+import { createViewStore } from '../server/views/viewStore';
+import { clickEndpoint } from '../shared/clickBeacon';
 import { pagePaths } from '../shared/routes';
+import { viewEndpoint, type ViewBeaconBody } from '../shared/viewBeacon';
 import { chromiumPath, launchBrowser, viewports } from '../tests/support/browser';
 import { freePort } from '../tests/support/mainProcess';
 import { startPostgresCluster } from '../tests/support/postgres';
@@ -35,6 +45,8 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 /** The bench's click database: never the operator's data/. */
 const benchClicksDb = path.join(mkdtempSync(path.join(tmpdir(), 'bench-clicks-')), 'clicks.sqlite');
+/** The bench servers' CONVERSIONS_KEY, so GET /api/conversions exists on them. */
+const benchConversionsKey = 'bench-conversions-key-0123456789abcdef';
 
 async function waitUntilUp(url: string): Promise<void> {
   for (;;) {
@@ -56,12 +68,20 @@ async function startServer(port: number, database: Record<string, string> = { CL
       SITE_URL: `http://localhost:${port}`,
       ...database,
       CLICK_STATS: 'on',
+      CONVERSIONS_KEY: benchConversionsKey,
       // Each benchmark report comes from its own X-Forwarded-For address, as many visitors would.
       TRUST_PROXY: 'true',
     },
-    stdio: 'ignore',
+    stdio: ['ignore', 'ignore', 'pipe'],
   });
-  await waitUntilUp(`http://127.0.0.1:${port}/healthz`);
+  let errors = '';
+  child.stderr!.on('data', (chunk: Buffer) => (errors += chunk));
+  // A server that stops at start-up (a bad setting, a database it cannot use) ends the bench, saying why.
+  const exited = once(child, 'exit').then(([code]) => {
+    throw new Error(`The bench's server on port ${port} exited with code ${code} before answering: ${errors.trim()}`);
+  });
+  await Promise.race([waitUntilUp(`http://127.0.0.1:${port}/healthz`), exited]);
+  exited.catch(() => {});
   return child;
 }
 
@@ -200,24 +220,32 @@ async function benchThroughput(base: string) {
   }
 }
 
-async function clickInsertCost(settings: DatabaseSettings, rows: number) {
-  const database = await openDatabase(settings, { logger: silentLogger });
-  const store = createClickStore(database.db, { retentionDays: 400 });
+/** Times each of `rows` awaited calls one after another, in microseconds, sorted. */
+async function timeEach(rows: number, call: (i: number) => Promise<unknown>): Promise<number[]> {
   const micros: number[] = [];
   for (let i = 0; i < rows; i++) {
     const started = process.hrtime.bigint();
-    await store.record({ at: new Date(), placement: 'hero', page: '/', referrerHost: 'www.google.com', device: 'mobile', visitor: `visitor-${i}`, via: 'beacon' });
+    await call(i);
     micros.push(Number(process.hrtime.bigint() - started) / 1000);
   }
-  await database.close();
   return micros.sort((a, b) => a - b);
 }
 
-async function postClicks(base: string) {
+/** A store on its own connection to the engine (a fresh file, or the engine's cluster), timed on `rows` writes one after another. */
+async function inProcessCost(settings: DatabaseSettings, rows: number, writer: (db: AppDatabase['db']) => (i: number) => Promise<unknown>) {
+  const database = await openDatabase(settings, { logger: silentLogger });
+  try {
+    return await timeEach(rows, writer(database.db));
+  } finally {
+    await database.close();
+  }
+}
+
+/** POST a beacon's body to `endpoint` for 10 s over 10 connections, each request from an address of its own. */
+function postBeacons(base: string, endpoint: string, body: string) {
   const nextAddress = visitorAddresses();
-  const body = JSON.stringify({ placement: 'hero', page: '/', referrer: 'www.google.com' });
   return autocannon({
-    url: `${base}/api/clicks`,
+    url: `${base}${endpoint}`,
     connections: 10,
     duration: 10,
     requests: [
@@ -233,31 +261,117 @@ async function postClicks(base: string) {
   });
 }
 
+interface EngineTarget {
+  name: string;
+  /** A database of the engine for the in-process part: a fresh SQLite file, or the cluster the server uses too. */
+  settings: DatabaseSettings;
+  /** The built server on that engine. */
+  base: string;
+}
+
+const insertLine = (what: string, micros: number[]) => `    ${what}: p50 ${percentile(micros, 50).toFixed(1)} µs, p99 ${percentile(micros, 99).toFixed(1)} µs`;
+const httpLine = (what: string, result: autocannon.Result, counted = `${result['2xx']} acknowledged`) =>
+  `    ${what}: p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, ${result.requests.average.toFixed(0)} req/s, ${counted}, ${result.non2xx} refused`;
+const ratioLine = (what: string, p99s: number[]) => `  ${what} p99, PostgreSQL / SQLite: ${(p99s[1]! / Math.max(p99s[0]!, 1)).toFixed(2)}`;
+
+async function benchClicks(engines: EngineTarget[]) {
+  console.log('\nRecording a click');
+  const p99s: number[] = [];
+  for (const engine of engines) {
+    const inserts = await inProcessCost(engine.settings, 5_000, (db) => {
+      const store = createClickStore(db, { retentionDays: 400 });
+      return (i) => store.record({ at: new Date(), placement: 'hero', page: '/', referrerHost: 'www.google.com', device: 'mobile', visitor: `visitor-${i}`, via: 'beacon' });
+    });
+    const posts = await postBeacons(engine.base, clickEndpoint, JSON.stringify({ placement: 'hero', page: '/', referrer: 'www.google.com' }));
+    const health = await autocannon({ url: `${engine.base}/healthz`, connections: 10, duration: 5 });
+    p99s.push(posts.latency.p99);
+    console.log(`  ${engine.name}`);
+    console.log(insertLine('insert (in process, 5,000 rows one after another)', inserts));
+    console.log(httpLine(`POST ${clickEndpoint} (HTTP, 10 connections, 10 s)`, posts));
+    console.log(`    GET /healthz on the same server, for scale:  p50 ${health.latency.p50} ms, p99 ${health.latency.p99} ms, ${health.requests.average.toFixed(0)} req/s`);
+  }
+  console.log(`${ratioLine(`POST ${clickEndpoint}`, p99s)} (target: at most 3)`);
+}
+
+async function benchViews(engines: EngineTarget[]) {
+  console.log('\nRecording a page view');
+  const body: ViewBeaconBody = { page: '/', referrer: 'www.google.com', source: 'newsletter', medium: 'email', campaign: 'november' };
+  const p99s: number[] = [];
+  for (const engine of engines) {
+    const inserts = await inProcessCost(engine.settings, 5_000, (db) => {
+      const store = createViewStore(db, { retentionDays: 400 });
+      return (i) => store.record({ at: new Date(), page: '/', referrerHost: 'www.google.com', source: 'newsletter', medium: 'email', campaign: 'november', device: 'mobile', visitor: `visitor-${i}` });
+    });
+    const posts = await postBeacons(engine.base, viewEndpoint, JSON.stringify(body));
+    p99s.push(posts.latency.p99);
+    console.log(`  ${engine.name}`);
+    console.log(insertLine('insert (in process, 5,000 rows one after another)', inserts));
+    console.log(httpLine(`POST ${viewEndpoint} (HTTP, 10 connections, 10 s)`, posts));
+  }
+  console.log(ratioLine(`POST ${viewEndpoint}`, p99s));
+}
+
+/** One sale in this many repeats a txid sent earlier, as a network retrying would. */
+const repeatEvery = 4;
+/** How far back a repeat reaches: to a txid long since answered, and a fresh one (no multiple of repeatEvery back). */
+const repeatBack = 25 * repeatEvery + 1;
+
+/** GET /api/conversions for 10 s over 10 connections: sales with fresh txids, one in `repeatEvery` a txid already sent. */
+async function sendPostbacks(base: string, prefix: string) {
+  let sent = 0;
+  const outcomes = new Map<string, number>();
+  const result = await autocannon({
+    url: base,
+    connections: 10,
+    duration: 10,
+    requests: [
+      {
+        method: 'GET',
+        setupRequest: (req) => {
+          sent += 1;
+          const n = sent % repeatEvery === 0 && sent > repeatBack ? sent - repeatBack : sent;
+          const query = new URLSearchParams({ key: benchConversionsKey, txid: `${prefix}-${n}`, subid: 'hero', payout: '12.50', currency: 'USD' });
+          return { ...req, path: `${conversionsEndpoint}?${query}` };
+        },
+        onResponse: (_status, body) => {
+          const outcome = body.trim();
+          outcomes.set(outcome, (outcomes.get(outcome) ?? 0) + 1);
+        },
+      },
+    ],
+  });
+  return { result, outcomes };
+}
+
+async function benchConversions(engines: EngineTarget[]) {
+  console.log('\nRecording a postback');
+  const p99s: number[] = [];
+  for (const engine of engines) {
+    const records = await inProcessCost(engine.settings, 5_000, (db) => {
+      const store = createConversionStore(db);
+      const { report } = parseConversion({ txid: 'store', subid: 'hero', payout: '12.50' });
+      return (i) => store.record({ ...report!, txid: `store-${i}` }, 'postback');
+    });
+    const { result, outcomes } = await sendPostbacks(engine.base, `bench-${engine.name}-${Date.now()}`);
+    p99s.push(result.latency.p99);
+    const counted = ['recorded', 'duplicate'].map((outcome) => `${outcomes.get(outcome) ?? 0} ${outcome}`).join(', ');
+    console.log(`  ${engine.name}`);
+    console.log(insertLine('record a sale (in process, 5,000 fresh txids one after another)', records));
+    console.log(httpLine(`GET ${conversionsEndpoint} (HTTP, 10 connections, 10 s, 1 in ${repeatEvery} a repeated txid)`, result, counted));
+  }
+  console.log(ratioLine(`GET ${conversionsEndpoint}`, p99s));
+}
+
 /** SQLite on the server already running; PostgreSQL on a cluster of its own with fsync and synchronous_commit on, as a real one. */
-async function benchClicks(sqliteBase: string) {
+async function withEngines(sqliteBase: string, run: (engines: EngineTarget[]) => Promise<void>) {
   const cluster = await startPostgresCluster({ settings: { fsync: 'on', synchronous_commit: 'on', full_page_writes: 'on', wal_level: 'replica' } });
   const postgresPort = await freePort();
   const postgresServer = await startServer(postgresPort, { DATABASE_URL: cluster.url });
   try {
-    const engines = [
-      { name: 'SQLite', settings: { engine: 'sqlite', file: path.join(mkdtempSync(path.join(tmpdir(), 'bench-insert-')), 'clicks.sqlite') } as const, base: sqliteBase },
-      { name: 'PostgreSQL', settings: { engine: 'postgres', url: cluster.url } as const, base: `http://127.0.0.1:${postgresPort}` },
-    ];
-    console.log('\nRecording a click');
-    const p99s: number[] = [];
-    for (const engine of engines) {
-      const inserts = await clickInsertCost(engine.settings, 5_000);
-      const posts = await postClicks(engine.base);
-      const health = await autocannon({ url: `${engine.base}/healthz`, connections: 10, duration: 5 });
-      p99s.push(posts.latency.p99);
-      console.log(`  ${engine.name}`);
-      console.log(`    insert (in process, 5,000 rows one after another): p50 ${percentile(inserts, 50).toFixed(1)} µs, p99 ${percentile(inserts, 99).toFixed(1)} µs`);
-      console.log(
-        `    POST /api/clicks (HTTP, 10 connections, 10 s): p50 ${posts.latency.p50} ms, p99 ${posts.latency.p99} ms, ${posts.requests.average.toFixed(0)} req/s, ${posts['2xx']} acknowledged, ${posts.non2xx} refused`,
-      );
-      console.log(`    GET /healthz on the same server, for scale:  p50 ${health.latency.p50} ms, p99 ${health.latency.p99} ms, ${health.requests.average.toFixed(0)} req/s`);
-    }
-    console.log(`  POST /api/clicks p99, PostgreSQL / SQLite: ${(p99s[1]! / Math.max(p99s[0]!, 1)).toFixed(2)} (target: at most 3)`);
+    await run([
+      { name: 'SQLite', settings: { engine: 'sqlite', file: path.join(mkdtempSync(path.join(tmpdir(), 'bench-insert-')), 'clicks.sqlite') }, base: sqliteBase },
+      { name: 'PostgreSQL', settings: { engine: 'postgres', url: cluster.url }, base: `http://127.0.0.1:${postgresPort}` },
+    ]);
   } finally {
     await stop(postgresServer);
     await cluster.destroy();
@@ -274,7 +388,14 @@ async function main() {
     if (wants('lighthouse')) await benchLighthouse(`http://localhost:${port}`);
     if (wants('lighthouse') || wants('scripts')) await benchScripts(`http://localhost:${port}`);
     if (wants('throughput')) await benchThroughput(`http://127.0.0.1:${port}`);
-    if (wants('clicks')) await benchClicks(`http://127.0.0.1:${port}`);
+    const recording = (['clicks', 'views', 'conversions'] as const).filter(wants);
+    if (recording.length > 0) {
+      await withEngines(`http://127.0.0.1:${port}`, async (engines) => {
+        if (wants('clicks')) await benchClicks(engines);
+        if (wants('views')) await benchViews(engines);
+        if (wants('conversions')) await benchConversions(engines);
+      });
+    }
   } finally {
     await stop(server);
   }
