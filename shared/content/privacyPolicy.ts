@@ -1,8 +1,9 @@
 /**
  * The privacy policy (/privacy-policy). It describes what this site really does: no accounts,
  * forms, cookies or third-party code, a short-lived access log without IP addresses or user
- * agents, and (while CLICK_STATS is on) the click counts of server/clicks. If the server's logging,
- * click records or the page assets change, this text must change too.
+ * agents, and (while CLICK_STATS is on) the page views of server/views, the clicks and click IDs of
+ * server/clicks and the conversions of server/conversions. If the server's logging, what those
+ * records hold, how long they are kept or the page assets change, this text must change too.
  */
 import { paths } from '../routes';
 import type { ProsePage } from './types';
@@ -13,7 +14,7 @@ export const privacyPolicy: ProsePage = {
   description:
     'How Auctions Guide handles your privacy: no accounts, forms, cookies or third-party trackers, and no IP addresses kept, in our access log or anywhere else.',
   heading: 'Privacy Policy',
-  lastUpdated: 'October 2025',
+  lastUpdated: 'November 2026',
   intro: [
     {
       kind: 'paragraph',
@@ -86,13 +87,42 @@ export const privacyPolicy: ProsePage = {
       ],
     },
     {
+      id: 'page-views',
+      heading: 'Counting Page Views',
+      when: 'clickCounting',
+      blocks: [
+        {
+          kind: 'paragraph',
+          text: 'To learn which of our pages people read and how they find this site, your browser tells our server each time you open one of our pages, and we record:',
+        },
+        {
+          kind: 'list',
+          items: [
+            'The date and time, and which of our pages it was.',
+            'The name of the website you came to us from, if your browser shares it (for example, www.google.com), but never the full address of the page.',
+            'The campaign tags utm_source, utm_medium and utm_campaign, if the address you arrived at carried them (for example, a link in a newsletter may say utm_source=newsletter).',
+            'Whether you are on a phone, a tablet or a computer. We work this out from your browser’s user agent and then discard the user agent.',
+            'A visitor code that lets us count how many different people visited on a given day. It is calculated from your IP address and user agent together with a random secret value that is new every day at midnight (UTC) and is deleted from our database two days later. Nobody, including us, can turn the code back into your IP address, or use it to recognise you on another day; once the secret is deleted, not even the code can be calculated again.',
+          ],
+        },
+        {
+          kind: 'paragraph',
+          text: 'We do not set a cookie or store anything in your browser to do this. Page views by search engine crawlers and other automated programs, and pages a browser only loads in advance, are not counted.',
+        },
+        {
+          kind: 'paragraph',
+          text: 'We keep each page-view record for {clickRetentionDays} days. After that we keep only the daily number of page views and of different visitors for each website or campaign that sent them, and delete the individual records.',
+        },
+      ],
+    },
+    {
       id: 'click-counting',
       heading: 'Counting Clicks on Our Registration Buttons',
       when: 'clickCounting',
       blocks: [
         {
           kind: 'paragraph',
-          text: 'We want to know which of our buttons people find useful, and to notice quickly if the registration link stops working. So when you click one of our buttons that lead to the membership’s registration page, your browser tells our server which button it was, and we record:',
+          text: 'We want to know which of our buttons people find useful and which lead to registrations, and to notice quickly if the registration link stops working. So when you click one of our buttons that lead to the membership’s registration page, your browser tells our server which button it was, and we record:',
         },
         {
           kind: 'list',
@@ -100,8 +130,10 @@ export const privacyPolicy: ProsePage = {
             'The date and time of the click.',
             'Which button it was (for example, the one at the top of the page) and which of our pages it was on.',
             'The name of the website you came to us from, if your browser shares it (for example, www.google.com), but never the full address of the page.',
-            'Whether you are on a phone, a tablet or a computer. We work this out from your browser’s user agent and then discard the user agent.',
-            'A visitor code that lets us count how many different people clicked on a given day. It is calculated from your IP address and user agent together with a random secret value that is new every day at midnight (UTC) and is deleted from our database two days later. Nobody, including us, can turn the code back into your IP address, or use it to recognise you on another day; once the secret is deleted, not even the code can be calculated again.',
+            'Whether you are on a phone, a tablet or a computer.',
+            'The same daily visitor code as for page views, so we can count how many different people clicked.',
+            'What brought you to this site: the utm_source tag of the address you arrived at, or else the website you came from. Your browser keeps it only in the page’s memory while you move between our pages, never in a cookie or storage, and sends it with the click.',
+            'A click ID, when our link carries one: a random code, made new for each click, that your browser puts into the link’s sub-ID (a tracking field of the affiliate network) at the moment you click. It goes to the affiliate network with the link, and the network sends it back to us if the visit leads to a registration, so we can tell which click earned a commission. It identifies the click, not you.',
           ],
         },
         {
@@ -114,11 +146,40 @@ export const privacyPolicy: ProsePage = {
         },
         {
           kind: 'paragraph',
-          text: 'We keep each click record for {clickRetentionDays} days. After that we keep only the daily number of clicks and of different visitors for each button, which cannot be linked to anyone, and delete the individual records.',
+          text: 'We keep each click record for {clickRetentionDays} days. After that we keep only the daily number of clicks and of different visitors for each button and for each website or campaign that sent them, which cannot be linked to anyone, and delete the individual records.',
         },
         {
           kind: 'paragraph',
-          text: 'How to turn it off: if your browser sends the Global Privacy Control signal or a “Do Not Track” request, we do not record your clicks at all. You can also block JavaScript and the browser’s link-auditing “ping” feature (Firefox blocks it by default), and the buttons will still work. The people who run this site can switch click counting off entirely; when they do, this section disappears from this policy.',
+          text: 'How to turn it off: if your browser sends the Global Privacy Control signal or a “Do Not Track” request, we do not record your page views or clicks at all, and our links carry no click ID. You can also block JavaScript: then no page view is reported and no click ID is made. If you also block the browser’s link-auditing “ping” feature (Firefox blocks it by default), your clicks are not counted either. The buttons work either way. The people who run this site can switch counting off entirely; when they do, these sections disappear from this policy.',
+        },
+      ],
+    },
+    {
+      id: 'reported-sales',
+      heading: 'Sales the Affiliate Network Reports to Us',
+      when: 'clickCounting',
+      blocks: [
+        {
+          kind: 'paragraph',
+          text: 'When someone registers for the membership through our link, the affiliate network pays us a commission and can report the sale back to us. When the operator records the network’s reports, we keep what the network sends:',
+        },
+        {
+          kind: 'list',
+          items: [
+            'The network’s transaction ID for the sale.',
+            'The sub-ID our link carried, with its click ID if it had one.',
+            'The commission and its currency.',
+            'Whether it is a sale, or a refund or chargeback that cancels one.',
+            'The date and time the report arrived.',
+          ],
+        },
+        {
+          kind: 'paragraph',
+          text: 'No name, email address or payment details reach this site: the network does not send them to us. We match the report to the click its click ID names, so that we see which button, page and source led to the sale; that click record holds only what the section above describes.',
+        },
+        {
+          kind: 'paragraph',
+          text: 'We keep each sale record for 180 days or {clickRetentionDays} days, whichever is longer, so that a late refund can still find its sale. After that we keep only the daily number of sales and their commission for each button and source, and delete the individual records.',
         },
       ],
     },
@@ -147,7 +208,7 @@ export const privacyPolicy: ProsePage = {
         {
           kind: 'paragraph',
           when: 'clickCounting',
-          text: 'We do not sell or rent information about our visitors. We would only share our access logs or click records if the law required us to, for example to answer a valid court order, or to deal with an attack on the site.',
+          text: 'We do not sell or rent information about our visitors. The click ID described above goes to the affiliate network inside our registration link when you follow it; it is a random code that tells the network nothing about you. We would only share our access logs or our records of page views, clicks and sales if the law required us to, for example to answer a valid court order, or to deal with an attack on the site.',
         },
         {
           kind: 'paragraph',
@@ -177,7 +238,7 @@ export const privacyPolicy: ProsePage = {
         {
           kind: 'paragraph',
           when: 'clickCounting',
-          text: 'Because our logs and click records hold no IP addresses, names or other identifiers, we usually cannot tell which of them, if any, came from you. We will still answer your request and explain what we can do.',
+          text: 'Because our logs and our records of page views, clicks and sales hold no IP addresses, names or other identifiers, we usually cannot tell which of them, if any, came from you. We will still answer your request and explain what we can do.',
         },
         {
           kind: 'paragraph',

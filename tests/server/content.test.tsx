@@ -95,6 +95,14 @@ describe('with CLICK_STATS=off', () => {
     }
   });
 
+  it('no page says a word about page views, click IDs or the sales a network reports', async () => {
+    const app = await createTestApp({ CLICK_STATS: 'off' });
+    for (const page of pagePaths) {
+      const { text } = await request(app).get(page).expect(200);
+      expect(pageText(text)).not.toMatch(/page[- ]views?|click IDs?|utm_|campaign tags?|sub-ID|transaction ID|sales? records?|records of|reports? the sale|chargeback/i);
+    }
+  });
+
   it('still says in the policy that the access log is all there is to share', async () => {
     const app = await createTestApp({ CLICK_STATS: 'off' });
     const { text } = await request(app).get(paths.privacyPolicy).expect(200);

@@ -1,4 +1,5 @@
 import request from 'supertest';
+import { minimumConversionDays } from '../../server/conversions/conversionStore';
 import { assertNoSelector, assertSelector, parseHtml } from '../support/html';
 import { createTestApp } from '../support/testApp';
 
@@ -30,8 +31,8 @@ describe.each(['/privacy-policy', '/terms-conditions', '/about-us'])('GET %s', (
 });
 
 describe('GET /privacy-policy', () => {
-  it('is marked last updated October 2025', async () => {
-    expect((await page('/privacy-policy')).text).toContain('Last updated: October 2025');
+  it('is marked last updated November 2026', async () => {
+    expect((await page('/privacy-policy')).text).toContain('Last updated: November 2026');
   });
 
   it('says truthfully what the site does and does not collect', async () => {
@@ -83,12 +84,42 @@ describe('the privacy policy on click counting', () => {
     expect(words).not.toMatch(/\{\w+\}/);
   });
 
+  it('describes page views: what is recorded, no cookie, not with GPC or Do Not Track, kept for CLICKS_RETENTION_DAYS then folded', async () => {
+    const { text } = await request(await createTestApp({ CLICKS_RETENTION_DAYS: '90' })).get('/privacy-policy').expect(200);
+    const document = parseHtml(text);
+    expect(document.text('h2#page-views')).toBe('Counting Page Views');
+    const words = document.text('main');
+    expect(words).toContain('The campaign tags utm_source, utm_medium and utm_campaign, if the address you arrived at carried them');
+    expect(words).toContain('We do not set a cookie or store anything in your browser to do this.');
+    expect(words).toContain('we do not record your page views or clicks at all, and our links carry no click ID');
+    expect(words).toContain('We keep each page-view record for 90 days. After that we keep only the daily number of page views');
+  });
+
+  it('describes the click ID and the source a click carries', async () => {
+    const words = parseHtml((await request(await createTestApp()).get('/privacy-policy').expect(200)).text).text('main');
+    expect(words).toContain('A click ID, when our link carries one: a random code, made new for each click');
+    expect(words).toContain('It identifies the click, not you.');
+    expect(words).toContain('Your browser keeps it only in the page’s memory while you move between our pages, never in a cookie or storage');
+  });
+
+  it(`describes the sales a network reports, kept for ${minimumConversionDays} days or CLICKS_RETENTION_DAYS, whichever is longer`, async () => {
+    const { text } = await request(await createTestApp({ CLICKS_RETENTION_DAYS: '400' })).get('/privacy-policy').expect(200);
+    const document = parseHtml(text);
+    expect(document.text('h2#reported-sales')).toBe('Sales the Affiliate Network Reports to Us');
+    const words = document.text('main');
+    expect(words).toContain('When the operator records the network’s reports, we keep what the network sends');
+    expect(words).toContain('No name, email address or payment details reach this site');
+    expect(words).toContain(`We keep each sale record for ${minimumConversionDays} days or 400 days, whichever is longer`);
+  });
+
   it('leaves the section out when click counting is off', async () => {
     const { text } = await request(await createTestApp({ CLICK_STATS: 'off' })).get('/privacy-policy').expect(200);
     // The whole response on purpose: the words may appear nowhere, not even in an id or a heading's label.
     expect(text).not.toContain('Counting Clicks');
     const document = parseHtml(text);
     assertNoSelector(document, '#click-counting');
+    assertNoSelector(document, '#page-views');
+    assertNoSelector(document, '#reported-sales');
     expect(document.text('main')).toContain('We do not log your IP address');
   });
 });
