@@ -12,8 +12,8 @@ const errorOf = (fields: ConversionFields) => parseConversion(fields).error;
 
 describe('parseConversion', () => {
   it('reads a full sale', () => {
-    expect(parseConversion({ txid: ' 1234.5678.9 ', subid: 'k3XcQ9', payout: '12.50', currency: 'eur', status: 'SALE' })).toEqual({
-      report: { txid: '1234.5678.9', subid: 'k3XcQ9', clickId: 'k3XcQ9', placement: null, payoutMicros: 12_500_000, currency: 'EUR', status: 'sale' },
+    expect(parseConversion({ txid: ' 1234.5678.9 ', subid: 'bo4k2mq7xbt3zw6dyr5aqe', payout: '12.50', currency: 'eur', status: 'SALE' })).toEqual({
+      report: { txid: '1234.5678.9', subid: 'bo4k2mq7xbt3zw6dyr5aqe', clickId: 'bo4k2mq7xbt3zw6dyr5aqe', placement: 'bonus', payoutMicros: 12_500_000, currency: 'EUR', status: 'sale' },
     });
   });
 
@@ -29,7 +29,19 @@ describe('parseConversion', () => {
     expect(report({ subid })).toMatchObject({ subid, placement, clickId: null });
   });
 
-  it.each(['fb_ad-3', 'spring sale', 'a'.repeat(65)])('keeps the sub-ID %j unattributed: neither click ID nor placement, never dropped', (subid) => {
+  it('reads a click ID sent back upper-cased (ClickBank) as the lower-case ID it was, with its placement', () => {
+    expect(report({ subid: 'HE4K2MQ7XBT3ZW6DYR5AQE' })).toMatchObject({ subid: 'HE4K2MQ7XBT3ZW6DYR5AQE', clickId: 'he4k2mq7xbt3zw6dyr5aqe', placement: 'hero' });
+  });
+
+  it.each([
+    'fb_ad-3',
+    'spring sale',
+    'a'.repeat(65),
+    'k3XcQ9',
+    // The right length and alphabet, but no placement's code (zz), or a character base32 never makes (0, 1, 8, 9).
+    'zz4k2mq7xbt3zw6dyr5aqe',
+    'he4k2mq7xbt3zw6dyr5aq0',
+  ])('keeps the sub-ID %j unattributed: neither click ID nor placement, never dropped', (subid) => {
     expect(report({ subid })).toMatchObject({ subid, placement: null, clickId: null });
   });
 
