@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely';
+import { countedConversions } from '../conversions/conversionStore';
 import type { Schema } from '../db/schema';
 import type { ReportRange } from './clickStats';
 
@@ -90,19 +91,8 @@ export async function readSourceCounts(db: Kysely<Schema>, { from, to }: ReportR
  */
 export async function readConversionCounts(db: Kysely<Schema>, { from, to }: ReportRange): Promise<ConversionCount[]> {
   const [raw, folded] = await Promise.all([
-    db
-      .selectFrom('conversions')
-      .where('reversed_at', 'is', null)
+    countedConversions(db)
       .where((eb) => eb.between(eb.fn.coalesce('click_day', 'day'), from, to))
-      .groupBy((eb) => [eb.fn.coalesce('click_day', 'day'), eb.fn.coalesce('placement', sql.lit('')), eb.fn.coalesce('source', sql.lit('')), 'currency'])
-      .select((eb) => [
-        eb.fn.coalesce('click_day', 'day').as('day'),
-        eb.fn.coalesce('placement', sql.lit('')).as('placement'),
-        eb.fn.coalesce('source', sql.lit('')).as('source'),
-        'currency',
-        eb.fn.countAll<number>().as('conversions'),
-        eb.fn.coalesce(eb.fn.sum<number>('payout_micros'), sql.lit(0)).as('micros'),
-      ])
       .execute(),
     db
       .selectFrom('daily_conversions')

@@ -26,6 +26,26 @@ export interface ConversionStore {
 }
 
 /**
+ * Conversions not reversed, counted as the funnel reports them: under the day of their click (the day
+ * received when no click matched), per placement, source ('' when not known) and currency. Callers add
+ * which rows: a report's range, or the fold's old ones.
+ */
+export function countedConversions(db: Kysely<Schema> | Transaction<Schema>) {
+  return db
+    .selectFrom('conversions')
+    .where('reversed_at', 'is', null)
+    .groupBy((eb) => [eb.fn.coalesce('click_day', 'day'), eb.fn.coalesce('placement', sql.lit('')), eb.fn.coalesce('source', sql.lit('')), 'currency'])
+    .select((eb) => [
+      eb.fn.coalesce('click_day', 'day').as('day'),
+      eb.fn.coalesce('placement', sql.lit('')).as('placement'),
+      eb.fn.coalesce('source', sql.lit('')).as('source'),
+      'currency',
+      eb.fn.countAll<number>().as('conversions'),
+      eb.fn.coalesce(eb.fn.sum<number>('payout_micros'), sql.lit(0)).as('micros'),
+    ]);
+}
+
+/**
  * Conversions stay at least this long whatever the retention period: a refund or chargeback must find
  * its sale (card networks allow 120 days for a chargeback; ClickBank refunds within 60).
  */
@@ -41,25 +61,11 @@ export function createConversionStore(db: Kysely<Schema>, { retentionDays = defa
     foldOldConversions(now = new Date()) {
       const cutoff = addDays(utcDay(now), -Math.max(retentionDays, minimumConversionDays));
       return db.transaction().execute(async (trx) => {
-        // Counted under the day of their click, as the funnel reports them; reversed ones count nothing.
-        const rows = await trx
-          .selectFrom('conversions')
-          .where('day', '<', cutoff)
-          .where('reversed_at', 'is', null)
-          .groupBy((eb) => [eb.fn.coalesce('click_day', 'day'), eb.fn.coalesce('placement', sql.lit('')), eb.fn.coalesce('source', sql.lit('')), 'currency'])
-          .select((eb) => [
-            eb.fn.coalesce('click_day', 'day').as('day'),
-            eb.fn.coalesce('placement', sql.lit('')).as('placement'),
-            eb.fn.coalesce('source', sql.lit('')).as('source'),
-            'currency',
-            eb.fn.countAll<number>().as('conversions'),
-            eb.fn.coalesce(eb.fn.sum<number>('payout_micros'), sql.lit(0)).as('payout'),
-          ])
-          .execute();
+        const rows = await countedConversions(trx).where('day', '<', cutoff).execute();
         for (const row of rows) {
           await trx
             .insertInto('daily_conversions')
-            .values({ day: row.day, placement: row.placement, source: row.source, currency: row.currency.trim(), conversions: Number(row.conversions), payout_micros: Number(row.payout) })
+            .values({ day: row.day, placement: row.placement, source: row.source, currency: row.currency.trim(), conversions: Number(row.conversions), payout_micros: Number(row.micros) })
             .onConflict((conflict) =>
               conflict.columns(['day', 'placement', 'source', 'currency']).doUpdateSet((eb) => ({
                 conversions: eb('daily_conversions.conversions', '+', eb.ref('excluded.conversions')),
