@@ -1,10 +1,11 @@
 /**
- * Reports page views: the landing view at once, and one after each in-place navigation. Each carries
+ * Reports page views: the landing view once the page has loaded, and one after each in-place navigation. Each carries
  * the landing's source, medium and campaign, which live in this page's memory only (no cookie, no
  * storage), so a view after in-place navigation is still credited to what brought the visitor.
  * (sendBeacon: every browser since 2018; where it is missing or refuses, the view goes uncounted,
  * which costs a figure, never the page.)
  */
+import { onLoad } from '../shared/islands/runtime/conditions/onLoad';
 import type { LandingFacts } from '../shared/trafficSource';
 import type { ViewBeaconBody } from '../shared/viewBeacon';
 
@@ -14,12 +15,21 @@ export function startViewReporting(endpoint: string, landing: LandingFacts): () 
     const body: ViewBeaconBody = { page: location.pathname, referrer, source: landing.source ?? '', medium: landing.medium, campaign: landing.campaign };
     navigator.sendBeacon?.(endpoint, JSON.stringify(body));
   };
+  // The landing view waits for the page to load and paint, so its request never competes with the
+  // page's own (nor counts on a simulated critical path), unless the visitor leaves first.
+  let landed = false;
+  const sendLanding = () => {
+    if (landed) return;
+    landed = true;
+    send(landing.referrerHost);
+  };
+  window.addEventListener('pagehide', sendLanding, { once: true });
   // A page the browser prerenders (speculation rules; Chromium 108+, elsewhere never true) is not viewed
   // until the visitor goes to it, if ever: report it then.
   if ((document as Document & { prerendering?: boolean }).prerendering) {
-    document.addEventListener('prerenderingchange', () => send(landing.referrerHost), { once: true });
+    document.addEventListener('prerenderingchange', () => void onLoad().then(sendLanding), { once: true });
   } else {
-    send(landing.referrerHost);
+    void onLoad().then(sendLanding);
   }
   return () => send('');
 }
