@@ -5,6 +5,7 @@ import { describeLinkCheck } from '../linkHealth/checkLink';
 import type { LinkHealthState } from '../linkHealth/linkMonitor';
 import { adminCss } from './adminStyles';
 import { ClickChart } from './ClickChart';
+import { DailySourceTable } from './DailySourceTable';
 import { DailyTable } from './DailyTable';
 import { FunnelSummary } from './FunnelSummary';
 import { PlacementTable } from './PlacementTable';
@@ -184,6 +185,7 @@ export function AdminPage({ report, rangeError, linkHealth, affiliateUrl }: Admi
                 ))}
               </div>
               <DailyTable report={report} />
+              <DailySourceTable report={report} />
               <h2>Where clicks come from</h2>
               <Breakdown
                 caption="Clicks by device class"

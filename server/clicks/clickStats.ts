@@ -45,7 +45,7 @@ export interface ClickStats {
   /** Every currency with revenue in the range, the main one first, then A to Z. */
   currencies: string[];
   /** Every day of the range, oldest first, with counts per placement (every placement, zeros included). */
-  days: { day: string; all: FunnelCount; placements: Record<string, PlacementCount> }[];
+  days: { day: string; all: FunnelCount; placements: Record<string, PlacementCount>; sources: SourceCount[] }[];
   /** Per placement over the whole range, in page order; placements no longer on the site follow. */
   totals: ({ placement: string } & PlacementCount)[];
   /** `unattributed`: conversions that named no placement (they count in `conversions`, under no placement). */
@@ -142,6 +142,7 @@ export async function readClickStats(db: Kysely<Schema>, range: ReportRange): Pr
     dayViews.set(row.day, { views: views.views + row.views, viewVisitors: views.viewVisitors + row.visitors });
   }
   const conversionsByDay = groupBy(conversions, (row) => row.day);
+  const sourceCountsByDay = groupBy(sourceCounts, (row) => row.day);
 
   const days: ClickStats['days'] = [];
   for (let day = range.from; day <= range.to; day = addDays(day, 1)) {
@@ -153,6 +154,7 @@ export async function readClickStats(db: Kysely<Schema>, range: ReportRange): Pr
       placements: Object.fromEntries(
         placements.map((placement) => [placement, { ...(placementClicks.get(`${day} ${placement}`) ?? emptyCount()), ...earnings(byPlacement.get(placement)) }]),
       ),
+      sources: sourceRows(sourceCountsByDay.get(day) ?? [], dayConversions, currency),
     });
   }
 
@@ -185,7 +187,7 @@ export async function readClickStats(db: Kysely<Schema>, range: ReportRange): Pr
   };
 }
 
-/** The range's sources, views and clicks summed over days: most visitors first, then most clicks, then A to Z, '' last. */
+/** Sources with their views, clicks and earnings summed over the rows given (a range, or one day): most visitors first, then most clicks, then A to Z, '' last. */
 function sourceRows(counts: readonly SourceDayCount[], conversions: readonly ConversionCount[], currency: string): SourceCount[] {
   const totals = new Map<string, { visitors: number; clicks: number; clickers: number }>();
   for (const row of counts) {

@@ -92,7 +92,8 @@ function dayLines(report: ClickStats): string[] {
   const newestFirst = report.days.toReversed();
   const funnelRows: string[][] = [['Day', 'Views', 'Visitors', 'Clicked', 'Clicks', 'Conv.', 'Revenue']];
   const placementRows: string[][] = [['Day', 'Placement', 'Clicks', 'Visitors', 'Conv.', 'Revenue']];
-  for (const { day, all, placements } of newestFirst) {
+  const sourceRows: string[][] = [['Day', 'Source', 'Visitors', 'Clicked', 'Clicks', 'Conv.', 'Revenue']];
+  for (const { day, all, placements, sources } of newestFirst) {
     if (all.views === 0 && all.clicks === 0 && all.conversions === 0) continue;
     funnelRows.push([day, String(all.views), String(all.viewVisitors), String(all.visitors), String(all.clicks), String(all.conversions), revenueCell(all)]);
     const active = Object.entries(placements).filter(([, count]) => count.clicks > 0 || count.conversions > 0);
@@ -104,10 +105,14 @@ function dayLines(report: ClickStats): string[] {
     if (active.length > 1 || all.conversions > placed) {
       placementRows.push([active.length === 0 ? day : '', 'all placements', String(all.clicks), String(all.visitors), String(all.conversions), revenueCell(all)]);
     }
+    sources.forEach((source, index) => {
+      sourceRows.push([index === 0 ? day : '', cut(sourceName(source.source)), String(source.visitors), String(source.clickers), String(source.clicks), String(source.conversions), revenueCell(source)]);
+    });
   }
   if (funnelRows.length === 1) return ['Nothing in this range: no views, clicks or conversions.'];
   const lines = [table(funnelRows, 1), 'Clicked: visitors who clicked.'];
   if (placementRows.length > 1) lines.push('', table(placementRows, 2));
+  if (sourceRows.length > 1) lines.push('', table(sourceRows, 2));
   return lines;
 }
 

@@ -19,6 +19,7 @@ export interface DayViews {
 
 /** One day's (raw) or one folded day's counts for a source; '' is a source not known. */
 export interface SourceDayCount {
+  day: string;
   source: string;
   views: number;
   visitors: number;
@@ -53,7 +54,7 @@ export async function readViewsPerDay(db: Kysely<Schema>, { from, to }: ReportRa
   return [...raw, ...folded].map((row) => ({ day: row.day, views: Number(row.views), visitors: Number(row.visitors) }));
 }
 
-/** Views, visitors, clicks and visitors who clicked, per source and day (summed over days by the caller). */
+/** Views, visitors, clicks and visitors who clicked, per source and day (several rows of a day and source are summed by the caller). */
 export async function readSourceCounts(db: Kysely<Schema>, { from, to }: ReportRange): Promise<SourceDayCount[]> {
   const [views, clicks, folded] = await Promise.all([
     db
@@ -61,27 +62,27 @@ export async function readSourceCounts(db: Kysely<Schema>, { from, to }: ReportR
       .where('day', '>=', from)
       .where('day', '<=', to)
       .groupBy(['day', 'source'])
-      .select((eb) => [eb.fn.coalesce('source', sql.lit('')).as('source'), eb.fn.countAll<number>().as('views'), eb.fn.count<number>('visitor').distinct().as('visitors')])
+      .select((eb) => ['day', eb.fn.coalesce('source', sql.lit('')).as('source'), eb.fn.countAll<number>().as('views'), eb.fn.count<number>('visitor').distinct().as('visitors')])
       .execute(),
     db
       .selectFrom('clicks')
       .where('day', '>=', from)
       .where('day', '<=', to)
       .groupBy(['day', 'source'])
-      .select((eb) => [eb.fn.coalesce('source', sql.lit('')).as('source'), eb.fn.countAll<number>().as('clicks'), eb.fn.count<number>('visitor').distinct().as('clickers')])
+      .select((eb) => ['day', eb.fn.coalesce('source', sql.lit('')).as('source'), eb.fn.countAll<number>().as('clicks'), eb.fn.count<number>('visitor').distinct().as('clickers')])
       .execute(),
     db
       .selectFrom('daily_sources')
       .where('day', '>=', from)
       .where('day', '<=', to)
       .where('source', '<>', '*')
-      .select(['source', 'views', 'visitors', 'clicks', 'clickers'])
+      .select(['day', 'source', 'views', 'visitors', 'clicks', 'clickers'])
       .execute(),
   ]);
   return [
-    ...views.map((row) => ({ source: row.source, views: Number(row.views), visitors: Number(row.visitors), clicks: 0, clickers: 0 })),
-    ...clicks.map((row) => ({ source: row.source, views: 0, visitors: 0, clicks: Number(row.clicks), clickers: Number(row.clickers) })),
-    ...folded.map((row) => ({ source: row.source, views: Number(row.views), visitors: Number(row.visitors), clicks: Number(row.clicks), clickers: Number(row.clickers) })),
+    ...views.map((row) => ({ day: row.day, source: row.source, views: Number(row.views), visitors: Number(row.visitors), clicks: 0, clickers: 0 })),
+    ...clicks.map((row) => ({ day: row.day, source: row.source, views: 0, visitors: 0, clicks: Number(row.clicks), clickers: Number(row.clickers) })),
+    ...folded.map((row) => ({ day: row.day, source: row.source, views: Number(row.views), visitors: Number(row.visitors), clicks: Number(row.clicks), clickers: Number(row.clickers) })),
   ];
 }
 

@@ -247,6 +247,16 @@ describe.each(engines)('GET /admin with views, clicks and conversions on %s', (e
     expect(cells(rowHeaded(table, '2026-11-20'))).toEqual(['4 / 4', '3 / 3', '2', '50.00 USD', '2 / 2', '–', '–', '–', '–', '1 / 1']);
   });
 
+  it('shows each day\'s sources, newest first, a day\'s rows grouped under it', async () => {
+    const table = tableCaptioned(await adminPage(), 'Sources per day');
+    const groups = table.all('tbody');
+    expect(groups.map((group) => group.one('th[scope="rowgroup"]').text())).toEqual(['2026-11-21', '2026-11-20']);
+    expect(groups.map((group) => group.all('th[scope="row"]').map((cell) => cell.text()))).toEqual([['(not known)'], ['newsletter', 'www.google.com']]);
+    expect(cells(rowHeaded(groups[0]!, '(not known)'))).toEqual(['0', '0', '0', '–', '1', '5.00 USD']);
+    expect(cells(rowHeaded(groups[1]!, 'newsletter'))).toEqual(['3', '2', '2', '67%', '1', '40.00 USD']);
+    expect(cells(rowHeaded(groups[1]!, 'www.google.com'))).toEqual(['1', '1', '1', '100%', '1', '10.00 USD']);
+  });
+
   it('shows revenue in each currency, one a line, when there is more than one', async () => {
     await sale({ txid: 'E1', subid: 'bonus', payout: '7.5', currency: 'EUR' }, '2026-11-20T12:00:00Z');
     const page = await adminPage();

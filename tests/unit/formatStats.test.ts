@@ -65,6 +65,12 @@ describe('the terminal table', () => {
     expect(text).toMatch(/^Revenue +57\.25 USD \+ 10\.50 EUR {2}11\.45 USD \+ 2\.10 EUR per click$/m);
   });
 
+  it('breaks each day down by source, newest first, the day named on its first row', () => {
+    expect(text).toMatch(/^Day +Source +Visitors +Clicked +Clicks +Conv\. +Revenue$/m);
+    expect(text).toMatch(/^2026-11-21 +newsletter +1 +1 +1 +1 +12\.25 USD\n {12}\(not known\) +0 +0 +0 +1 +5\.00 USD$/m);
+    expect(text).toMatch(/^2026-11-20 +newsletter +3 +2 +3 +2 +40\.00 USD\n +10\.50 EUR\n {12}www\.google\.com +1 +1 +1 +0 +–$/m);
+  });
+
   it('shows per placement clicks, visitors, conversions, conversion rate, revenue and earnings per click', () => {
     expect(text).toMatch(/^Placement +Clicks +Visitors +Share +Conv\. +Conv\. rate +Revenue +EPC$/m);
     expect(text).toMatch(/^hero +4 +4 +80% +2 +50% +52\.25 USD +13\.06 USD$/m);

@@ -1,4 +1,4 @@
-import { readClickStats } from '../../server/clicks/clickStats';
+import { readClickStats, type ClickStats } from '../../server/clicks/clickStats';
 import { createClickStore, type Click, type ClickStore } from '../../server/clicks/clickStore';
 import { parseConversion, type ConversionFields } from '../../server/conversions/conversionFields';
 import { createConversionStore, type ConversionStore } from '../../server/conversions/conversionStore';
@@ -12,6 +12,18 @@ function conversion(fields: ConversionFields) {
   const parsed = parseConversion(fields);
   if (parsed.error) throw new Error(parsed.error.message);
   return parsed.report;
+}
+
+/** Each source's figures summed over the days' source rows are the range's figures of that source. */
+function expectDaysToAddUp(report: ClickStats): void {
+  const summed = new Map<string, { visitors: number; clicks: number; clickers: number; conversions: number }>();
+  for (const row of report.days.flatMap((entry) => entry.sources)) {
+    const total = summed.get(row.source) ?? { visitors: 0, clicks: 0, clickers: 0, conversions: 0 };
+    summed.set(row.source, { visitors: total.visitors + row.visitors, clicks: total.clicks + row.clicks, clickers: total.clickers + row.clickers, conversions: total.conversions + row.conversions });
+  }
+  expect(Object.fromEntries(summed)).toEqual(
+    Object.fromEntries(report.sources.map(({ source, visitors, clicks, clickers, conversions }) => [source, { visitors, clicks, clickers, conversions }])),
+  );
 }
 
 describe.each(engines)('the funnel in readClickStats on %s', (engine) => {
@@ -111,6 +123,17 @@ describe.each(engines)('the funnel in readClickStats on %s', (engine) => {
         { source: '', visitors: 0, clicks: 1, clickers: 1, conversions: 1, revenue: 5, revenueByCurrency: { USD: 5 } },
       ]);
     });
+
+    it('breaks each day down by source too, and the days add up to the range', async () => {
+      const report = await read('2026-11-20', '2026-11-21');
+      expect(report.days[0]?.sources.map((row) => row.source)).toEqual(['newsletter', 'google.com', 'direct']);
+      // The ping's click and the sale that named no click are a source not known.
+      expect(report.days[1]?.sources).toEqual([
+        { source: 'newsletter', visitors: 1, clicks: 1, clickers: 1, conversions: 1, revenue: 12.25, revenueByCurrency: { USD: 12.25 } },
+        { source: '', visitors: 0, clicks: 1, clickers: 1, conversions: 1, revenue: 5, revenueByCurrency: { USD: 5 } },
+      ]);
+      expectDaysToAddUp(report);
+    });
   });
 
   describe('the main currency', () => {
@@ -199,6 +222,7 @@ describe.each(engines)('the funnel in readClickStats on %s', (engine) => {
         { source: 'direct', visitors: 1, clicks: 0, clickers: 0, conversions: 0, revenue: 0, revenueByCurrency: {} },
         { source: '', visitors: 0, clicks: 1, clickers: 1, conversions: 0, revenue: 0, revenueByCurrency: {} },
       ]);
+      expectDaysToAddUp(report);
     });
 
     it('reads folded conversions per placement, source and currency, reversed ones left out', async () => {
