@@ -14,7 +14,8 @@ interface AxeViolation {
 }
 
 const adminToken = 'accessibility-test-admin-token';
-const context = useBrowserAndSite({ ADMIN_TOKEN: adminToken });
+const conversionsKey = 'accessibility-test-conversions-key-0123';
+const context = useBrowserAndSite({ ADMIN_TOKEN: adminToken, CONVERSIONS_KEY: conversionsKey });
 
 async function violations(page: Page): Promise<string[]> {
   await page.evaluate(axeSource);
@@ -56,14 +57,20 @@ describe('the accessibility check itself', () => {
 });
 
 describe('axe-core on the admin page', () => {
-  it.each(Object.entries(viewports))('finds no violations at %s width, with clicks recorded, and nothing wider than the screen', async (_name, viewport) => {
-    for (const placement of ['hero', 'bonus']) {
-      await fetch(`${context.site.url}/api/clicks`, {
+  it.each(Object.entries(viewports))('finds no violations at %s width, with views, clicks and a sale recorded, and nothing wider than the screen', async (_name, viewport) => {
+    const report = (endpoint: string, body: object) =>
+      fetch(`${context.site.url}${endpoint}`, {
         method: 'POST',
         headers: { 'content-type': 'text/plain', 'user-agent': 'Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) Mobile/15E148' },
-        body: JSON.stringify({ placement, page: '/', referrer: 'www.google.com' }),
+        body: JSON.stringify(body),
       });
+    // Every table of the funnel has rows: placements, sources, days, and each day's sources.
+    expect((await report('/api/views', { page: '/', referrer: 'www.google.com', source: 'www.google.com', medium: '', campaign: '' })).status).toBe(204);
+    for (const placement of ['hero', 'bonus']) {
+      expect((await report('/api/clicks', { placement, page: '/', referrer: 'www.google.com', source: 'www.google.com' })).status).toBe(204);
     }
+    const sale = await fetch(`${context.site.url}/api/conversions?key=${conversionsKey}&txid=A11Y-${viewport.width}&subid=hero&payout=12.50`);
+    expect(await sale.text()).toBe('recorded\n');
     const page = await context.browser.newPage();
     await page.setViewport(viewport);
     await page.authenticate({ username: 'operator', password: adminToken });
