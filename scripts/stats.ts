@@ -11,9 +11,10 @@
  */
 import '../server/nodeVersion';
 import { parseArgs } from 'node:util';
-import { readClickStats, reportRange, ReportRangeError, type ClickStats } from '../server/clicks/clickStats';
-import { amountText } from '../server/clicks/reportNumbers';
-import { formatStatsCsv, formatStatsJson, formatStatsTable } from '../server/clicks/formatStats';
+import { readFunnelReport, type FunnelReport } from '../server/funnelReport/funnelReport';
+import { reportRange, ReportRangeError } from '../server/funnelReport/reportRange';
+import { amountText } from '../server/funnelReport/reportNumbers';
+import { formatReportCsv, formatReportJson, formatReportTable } from '../server/funnelReport/formatReport';
 import { ConfigError, loadConfig } from '../server/config';
 import type { DatabaseSettings } from '../server/db/databaseSettings';
 import { DatabaseError, openDatabase } from '../server/db/openDatabase';
@@ -23,7 +24,7 @@ import { runCommand, type CommandMain } from './runCommand';
 const usage = `Usage: npm run stats -- [--days N | --from YYYY-MM-DD [--to YYYY-MM-DD]] [--json | --csv] [--db FILE]`;
 
 /** The CSV's revenue column holds one currency; this says which, on stderr, so a redirected file stays plain CSV. */
-function csvCurrencyNote({ currency, all }: ClickStats): string {
+function csvCurrencyNote({ currency, all }: FunnelReport): string {
   const others = Object.entries(all.revenueByCurrency).filter(([code]) => code !== currency);
   const left = others.map(([code, amount]) => amountText(amount, code)).join(' + ');
   return `stats: revenue is in ${currency}${others.length > 0 ? `; ${left} earned in other currencies is not in the CSV (--json has it)` : ''}`;
@@ -90,8 +91,8 @@ export const main: CommandMain = async (argv, env, out, err) => {
     return 1;
   }
   try {
-    const report = await readClickStats(database.db, range);
-    out(values.json ? formatStatsJson(report) : values.csv ? formatStatsCsv(report) : formatStatsTable(report));
+    const report = await readFunnelReport(database.db, range);
+    out(values.json ? formatReportJson(report) : values.csv ? formatReportCsv(report) : formatReportTable(report));
     if (values.csv && report.currencies.length > 0) err(`${csvCurrencyNote(report)}\n`);
   } finally {
     await database.close();

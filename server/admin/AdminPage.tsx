@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
-import type { ClickStats } from '../clicks/clickStats';
-import { share } from '../clicks/reportNumbers';
+import type { FunnelReport } from '../funnelReport/funnelReport';
+import { share } from '../funnelReport/reportNumbers';
 import { describeLinkCheck } from '../linkHealth/checkLink';
 import type { LinkHealthState } from '../linkHealth/linkMonitor';
 import { adminCss } from './adminStyles';
@@ -14,7 +14,7 @@ import { SourceTable } from './SourceTable';
 
 export interface AdminPageProps {
   /** Undefined when click counting is off. */
-  report: ClickStats | undefined;
+  report: FunnelReport | undefined;
   /** A range the operator asked for that could not be read; the report then shows the default range. */
   rangeError?: string;
   /** Undefined when the server does not check the link (LINK_CHECK_HOURS unset). */
@@ -55,7 +55,7 @@ function LinkHealthPanel({ linkHealth, affiliateUrl }: Pick<AdminPageProps, 'lin
   );
 }
 
-function RangeForm({ report }: { report: ClickStats }) {
+function RangeForm({ report }: { report: FunnelReport }) {
   return (
     <form method="get" action="/admin">
       <label>

@@ -1,6 +1,6 @@
 import { Fragment } from 'react';
-import type { Earnings } from '../clicks/earnings';
-import { revenueText } from '../clicks/reportNumbers';
+import type { Earnings } from '../funnelReport/earnings';
+import { revenueText } from '../funnelReport/reportNumbers';
 
 /**
  * Revenue (or, with `per`, revenue per click) in each currency, one currency a line, as the terminal

@@ -1,4 +1,4 @@
-import type { ClickStats } from '../clicks/clickStats';
+import type { FunnelReport } from '../funnelReport/funnelReport';
 
 /** Close to the size a chart is shown at, so its 10-unit labels read as about 10 px. */
 const width = 300;
@@ -7,7 +7,7 @@ const axisGap = 14;
 
 export interface ClickChartProps {
   placement: string;
-  days: ClickStats['days'];
+  days: FunnelReport['days'];
 }
 
 /**

@@ -1,5 +1,5 @@
-import type { ClickStats } from '../clicks/clickStats';
-import { rate, sourceName } from '../clicks/reportNumbers';
+import type { FunnelReport } from '../funnelReport/funnelReport';
+import { rate, sourceName } from '../funnelReport/reportNumbers';
 import { Amounts } from './Amounts';
 import { Caption, ScrollBox } from './ScrollBox';
 
@@ -7,7 +7,7 @@ import { Caption, ScrollBox } from './ScrollBox';
  * Each day's sources, newest first, days without visitors, clicks or conversions left out. The day heads
  * its group of rows (a tbody per day), so the source, not the day, is what begins each row after the first.
  */
-export function DailySourceTable({ report }: { report: ClickStats }) {
+export function DailySourceTable({ report }: { report: FunnelReport }) {
   const active = report.days.toReversed().filter((entry) => entry.sources.length > 0);
   if (active.length === 0) return null;
   return (

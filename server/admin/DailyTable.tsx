@@ -1,11 +1,11 @@
-import type { ClickStats } from '../clicks/clickStats';
+import type { FunnelReport } from '../funnelReport/funnelReport';
 import { Amounts } from './Amounts';
 import { Caption, ScrollBox } from './ScrollBox';
 
 const pair = (count: number, visitors: number) => (count > 0 ? `${count} / ${visitors}` : '–');
 
 /** Day by day, newest first: page views, clicks per placement, and what the day's clicks earned. */
-export function DailyTable({ report }: { report: ClickStats }) {
+export function DailyTable({ report }: { report: FunnelReport }) {
   const placements = report.totals.map((row) => row.placement);
   return (
     <ScrollBox label="Views, clicks and conversions per day">

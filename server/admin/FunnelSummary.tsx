@@ -1,9 +1,9 @@
-import type { ClickStats } from '../clicks/clickStats';
-import { counted, rate, revenueText } from '../clicks/reportNumbers';
+import type { FunnelReport } from '../funnelReport/funnelReport';
+import { counted, rate, revenueText } from '../funnelReport/reportNumbers';
 import { Amounts } from './Amounts';
 
 /** The range's funnel in four figures: visitors, then visitors who clicked, then conversions, then what they earned. */
-export function FunnelSummary({ report }: { report: ClickStats }) {
+export function FunnelSummary({ report }: { report: FunnelReport }) {
   const { all } = report;
   // A rate of nothing says nothing: left out.
   const of = (text: string, whole: number) => (whole === 0 ? '' : text);

@@ -1,6 +1,6 @@
-import type { ClickStats } from '../clicks/clickStats';
-import type { Earnings } from '../clicks/earnings';
-import { counted, rate, share } from '../clicks/reportNumbers';
+import type { FunnelReport } from '../funnelReport/funnelReport';
+import type { Earnings } from '../funnelReport/earnings';
+import { counted, rate, share } from '../funnelReport/reportNumbers';
 import { Amounts } from './Amounts';
 import { placementDescriptions } from './placementDescriptions';
 import { Caption, ScrollBox } from './ScrollBox';
@@ -24,7 +24,7 @@ function Cells({ clicks, visitors, whole, earnings }: { clicks: number; visitors
 }
 
 /** Per placement: clicks, visitors, and what the clicks earned (conversion rate, revenue, earnings per click). */
-export function PlacementTable({ report }: { report: ClickStats }) {
+export function PlacementTable({ report }: { report: FunnelReport }) {
   const { all } = report;
   return (
     <>

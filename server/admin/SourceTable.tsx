@@ -1,10 +1,10 @@
-import type { ClickStats } from '../clicks/clickStats';
-import { rate, sourceName } from '../clicks/reportNumbers';
+import type { FunnelReport } from '../funnelReport/funnelReport';
+import { rate, sourceName } from '../funnelReport/reportNumbers';
 import { Amounts } from './Amounts';
 import { Caption, ScrollBox } from './ScrollBox';
 
 /** Per source (what brought the visitor): visitors, clicks, click-through rate, conversions and revenue. */
-export function SourceTable({ report }: { report: ClickStats }) {
+export function SourceTable({ report }: { report: FunnelReport }) {
   return (
     <>
       <ScrollBox label="Visitors, clicks and conversions by source">

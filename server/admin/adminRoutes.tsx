@@ -1,6 +1,7 @@
 import express from 'express';
 import { renderToStaticMarkup } from 'react-dom/server';
-import { reportRange, ReportRangeError, type ClickStats, type ReportRange } from '../clicks/clickStats';
+import type { FunnelReport } from '../funnelReport/funnelReport';
+import { reportRange, ReportRangeError, type ReportRange } from '../funnelReport/reportRange';
 import type { LinkHealthState } from '../linkHealth/linkMonitor';
 import type { Logger } from '../logger';
 import { requireAdminToken, setPrivateHeaders } from './adminAuth';
@@ -11,7 +12,7 @@ export interface AdminRouteOptions {
   token: string;
   affiliateUrl: string;
   /** Reads the statistics of a range; undefined when click counting is off. */
-  readStats: ((range: ReportRange) => Promise<ClickStats>) | undefined;
+  readStats: ((range: ReportRange) => Promise<FunnelReport>) | undefined;
   /** How the 503 page names the database, e.g. "DATABASE_URL postgres://user:***@db/site". */
   databaseName?: string;
   linkHealth: (() => Promise<LinkHealthState>) | undefined;

@@ -1,4 +1,4 @@
-import { readClickStats, type ClickStats } from '../../server/clicks/clickStats';
+import { readFunnelReport, type FunnelReport } from '../../server/funnelReport/funnelReport';
 import { createClickStore, type Click, type ClickStore } from '../../server/clicks/clickStore';
 import { parseConversion, type ConversionFields } from '../../server/conversions/conversionFields';
 import { createConversionStore, type ConversionStore } from '../../server/conversions/conversionStore';
@@ -15,7 +15,7 @@ function conversion(fields: ConversionFields) {
 }
 
 /** Each source's figures summed over the days' source rows are the range's figures of that source. */
-function expectDaysToAddUp(report: ClickStats): void {
+function expectDaysToAddUp(report: FunnelReport): void {
   const summed = new Map<string, { visitors: number; clicks: number; clickers: number; conversions: number }>();
   for (const row of report.days.flatMap((entry) => entry.sources)) {
     const total = summed.get(row.source) ?? { visitors: 0, clicks: 0, clickers: 0, conversions: 0 };
@@ -26,12 +26,12 @@ function expectDaysToAddUp(report: ClickStats): void {
   );
 }
 
-describe.each(engines)('the funnel in readClickStats on %s', (engine) => {
+describe.each(engines)('the funnel in readFunnelReport on %s', (engine) => {
   let opened: TestEngineDatabase;
   let clicks: ClickStore;
   let views: ViewStore;
   let conversions: ConversionStore;
-  const read = (from: string, to: string) => readClickStats(opened.database.db, { from, to });
+  const read = (from: string, to: string) => readFunnelReport(opened.database.db, { from, to });
 
   const view = (at: string, visitor: string, source: string | null, page = '/') =>
     views.record({ at: new Date(at), page, referrerHost: null, source, medium: null, campaign: null, device: 'mobile', visitor } satisfies View);

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import { countedConversions } from '../conversions/conversionStore';
 import type { Schema } from '../db/schema';
-import type { ReportRange } from './clickStats';
+import type { ReportRange } from './reportRange';
 
 /**
  * The funnel's reads of a range, on either engine: page views, views and clicks per source, and

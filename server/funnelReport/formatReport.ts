@@ -1,4 +1,4 @@
-import type { ClickStats } from './clickStats';
+import type { FunnelReport } from './funnelReport';
 import type { Earnings } from './earnings';
 import { counted, rate, revenueText, share, sourceName } from './reportNumbers';
 
@@ -33,7 +33,7 @@ const revenueCell = (earnings: Earnings, per?: number) => revenueText(earnings, 
 const cut = (text: string, most = 28) => (text.length > most ? `${text.slice(0, most - 1)}…` : text);
 
 /** Visitors, then visitors who clicked, then conversions, each with its rate; a rate of nothing is left out. */
-function funnelLines({ all }: ClickStats): string[] {
+function funnelLines({ all }: FunnelReport): string[] {
   const of = (text: string, whole: number) => (whole === 0 ? '' : text);
   return [
     table(
@@ -49,10 +49,10 @@ function funnelLines({ all }: ClickStats): string[] {
   ];
 }
 
-function placementLines(report: ClickStats): string[] {
+function placementLines(report: FunnelReport): string[] {
   const { all } = report;
   const rows: string[][] = [['Placement', 'Clicks', 'Visitors', 'Share', 'Conv.', 'Conv. rate', 'Revenue', 'EPC']];
-  const row = (name: string, count: ClickStats['totals'][number]) => [
+  const row = (name: string, count: FunnelReport['totals'][number]) => [
     name,
     String(count.clicks),
     String(count.visitors),
@@ -71,7 +71,7 @@ function placementLines(report: ClickStats): string[] {
   return lines;
 }
 
-function sourceLines(report: ClickStats): string[] {
+function sourceLines(report: FunnelReport): string[] {
   if (report.sources.length === 0) return ['No visitors from any source in this range.'];
   const rows: string[][] = [['Source', 'Visitors', 'Clicked', 'Clicks', 'CTR', 'Conv.', 'Revenue']];
   for (const source of report.sources) {
@@ -88,7 +88,7 @@ function sourceLines(report: ClickStats): string[] {
   return [table(rows, 1), 'Clicked: visitors who clicked. CTR: the share of visitors who clicked.'];
 }
 
-function dayLines(report: ClickStats): string[] {
+function dayLines(report: FunnelReport): string[] {
   const newestFirst = report.days.toReversed();
   const funnelRows: string[][] = [['Day', 'Views', 'Visitors', 'Clicked', 'Clicks', 'Conv.', 'Revenue']];
   const placementRows: string[][] = [['Day', 'Placement', 'Clicks', 'Visitors', 'Conv.', 'Revenue']];
@@ -117,7 +117,7 @@ function dayLines(report: ClickStats): string[] {
 }
 
 /** The report as the terminal table `npm run stats` prints: the funnel, then per placement, per source and per day. */
-export function formatStatsTable(report: ClickStats): string {
+export function formatReportTable(report: FunnelReport): string {
   const dayCount = report.days.length;
   const lines = [
     `Affiliate funnel, ${report.from} to ${report.to} (UTC, ${counted(dayCount, 'day')})`,
@@ -148,7 +148,7 @@ const csvField = (value: string) => (/[",\r\n]/.test(value) ? `"${value.replaceA
  * column is in the report's main currency only (`currency` in --json, which also has every other
  * currency); conversions that named no placement are in no row.
  */
-export function formatStatsCsv(report: ClickStats): string {
+export function formatReportCsv(report: FunnelReport): string {
   const rows = ['day,placement,clicks,visitors,conversions,revenue'];
   for (const entry of report.days) {
     for (const [placement, count] of Object.entries(entry.placements)) {
@@ -158,6 +158,6 @@ export function formatStatsCsv(report: ClickStats): string {
   return `${rows.join('\n')}\n`;
 }
 
-export function formatStatsJson(report: ClickStats): string {
+export function formatReportJson(report: FunnelReport): string {
   return `${JSON.stringify(report, null, 2)}\n`;
 }

@@ -1,38 +1,13 @@
-import { readClickStats, reportRange, ReportRangeError } from '../../server/clicks/clickStats';
+import { readFunnelReport } from '../../server/funnelReport/funnelReport';
 import { createClickStore, type Click, type ClickStore } from '../../server/clicks/clickStore';
 import { engines, openTestDatabase, type TestEngineDatabase } from '../support/engines';
 
 const now = new Date('2026-11-21T15:00:00Z');
 
-describe('reportRange', () => {
-  it('defaults to the last 30 days, today included', () => {
-    expect(reportRange({}, now)).toEqual({ from: '2026-10-23', to: '2026-11-21' });
-  });
-
-  it('takes --days, --from and --to in any sensible combination', () => {
-    expect(reportRange({ days: 7 }, now)).toEqual({ from: '2026-11-15', to: '2026-11-21' });
-    expect(reportRange({ from: '2026-01-01', to: '2026-01-31' }, now)).toEqual({ from: '2026-01-01', to: '2026-01-31' });
-    expect(reportRange({ from: '2026-02-20', days: 10 }, now)).toEqual({ from: '2026-02-20', to: '2026-03-01' });
-    expect(reportRange({ to: '2026-03-01', days: 1 }, now)).toEqual({ from: '2026-03-01', to: '2026-03-01' });
-  });
-
-  it.each([
-    [{ from: '2026-02-30' }, /from must be a date/],
-    [{ to: 'yesterday' }, /to must be a date/],
-    [{ days: 0 }, /days must be a whole number/],
-    [{ days: 2.5 }, /days must be a whole number/],
-    [{ from: '2026-03-02', to: '2026-03-01' }, /must not be after/],
-    [{ from: '1990-01-01', to: '2026-01-01' }, /at most/],
-  ])('rejects %j', (options, message) => {
-    expect(() => reportRange(options, now)).toThrow(ReportRangeError);
-    expect(() => reportRange(options, now)).toThrow(message);
-  });
-});
-
-describe.each(engines)('readClickStats on %s', (engine) => {
+describe.each(engines)('readFunnelReport on %s', (engine) => {
   let opened: TestEngineDatabase;
   let store: ClickStore;
-  const read = (from: string, to: string) => readClickStats(opened.database.db, { from, to });
+  const read = (from: string, to: string) => readFunnelReport(opened.database.db, { from, to });
   const click = (at: string, placement: string, visitor: string, extra: Partial<Click> = {}): Click => ({
     at: new Date(at),
     placement,

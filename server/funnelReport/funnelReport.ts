@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Schema } from '../db/schema';
 import { affiliatePlacements } from '../../shared/affiliate';
-import { addDays, isDay, utcDay } from './utcDay';
+import { daysOf, type ReportRange } from './reportRange';
 import { earningsOf, mainCurrency, type Earnings } from './earnings';
 import { readClickCounts, readConversionCounts, readSourceCounts, readViewsPerDay, type ConversionCount, type SourceDayCount } from './funnelQueries';
 
@@ -36,7 +36,7 @@ export interface SourceCount extends Earnings {
  * earned (conversion rate = conversions / clicks); one whose click is not known counts under the day it
  * arrived. Reversed conversions (refunds, chargebacks) count nowhere.
  */
-export interface ClickStats {
+export interface FunnelReport {
   /** First and last UTC day of the report, both included. */
   from: string;
   to: string;
@@ -55,37 +55,6 @@ export interface ClickStats {
   /** From raw clicks only (days folded into daily totals no longer have them), most first. */
   devices: { device: string; clicks: number }[];
   referrers: { host: string; clicks: number }[];
-}
-
-export interface ReportRange {
-  from: string;
-  to: string;
-}
-
-/** A report range could not be understood: the message says what to write instead. */
-export class ReportRangeError extends Error {
-  override name = 'ReportRangeError';
-}
-
-/** The longest range a report covers, so a typo cannot ask for a million-row table. */
-export const maxReportDays = 3660;
-
-/** The range for "the last N days", today (UTC) included, or an explicit from/to; each missing end defaults sensibly. */
-export function reportRange(options: { days?: number; from?: string; to?: string }, now: Date = new Date()): ReportRange {
-  for (const [name, value] of [['from', options.from], ['to', options.to]] as const) {
-    if (value !== undefined && !isDay(value)) throw new ReportRangeError(`${name} must be a date written YYYY-MM-DD, got "${value}"`);
-  }
-  const days = options.days ?? 30;
-  if (!Number.isInteger(days) || days < 1 || days > maxReportDays) {
-    throw new ReportRangeError(`days must be a whole number from 1 to ${maxReportDays}, got "${options.days}"`);
-  }
-  const to = options.to ?? (options.from ? addDays(options.from, days - 1) : utcDay(now));
-  const from = options.from ?? addDays(to, -(days - 1));
-  if (from > to) throw new ReportRangeError(`from (${from}) must not be after to (${to})`);
-  if (Date.parse(to) - Date.parse(from) >= maxReportDays * 86_400_000) {
-    throw new ReportRangeError(`a report covers at most ${maxReportDays} days`);
-  }
-  return { from, to };
 }
 
 const emptyCount = (): ClickCount => ({ clicks: 0, visitors: 0 });
@@ -109,7 +78,7 @@ function groupBy<Row>(rows: readonly Row[], key: (row: Row) => string): Map<stri
  * Reads the funnel of a range, on either engine: page views, clicks and conversions, from raw rows for
  * recent days and from the daily totals for days past the retention period.
  */
-export async function readClickStats(db: Kysely<Schema>, range: ReportRange): Promise<ClickStats> {
+export async function readFunnelReport(db: Kysely<Schema>, range: ReportRange): Promise<FunnelReport> {
   const [clicks, viewsPerDay, sourceCounts, conversions] = await Promise.all([
     readClickCounts(db, range),
     readViewsPerDay(db, range),
@@ -144,8 +113,8 @@ export async function readClickStats(db: Kysely<Schema>, range: ReportRange): Pr
   const conversionsByDay = groupBy(conversions, (row) => row.day);
   const sourceCountsByDay = groupBy(sourceCounts, (row) => row.day);
 
-  const days: ClickStats['days'] = [];
-  for (let day = range.from; day <= range.to; day = addDays(day, 1)) {
+  const days: FunnelReport['days'] = [];
+  for (const day of daysOf(range)) {
     const dayConversions = conversionsByDay.get(day) ?? [];
     const byPlacement = groupBy(dayConversions, (row) => row.placement);
     days.push({

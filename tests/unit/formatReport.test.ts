@@ -1,6 +1,6 @@
-import { readClickStats, type ClickStats } from '../../server/clicks/clickStats';
+import { readFunnelReport, type FunnelReport } from '../../server/funnelReport/funnelReport';
 import { createClickStore } from '../../server/clicks/clickStore';
-import { formatStatsCsv, formatStatsJson, formatStatsTable } from '../../server/clicks/formatStats';
+import { formatReportCsv, formatReportJson, formatReportTable } from '../../server/funnelReport/formatReport';
 import { parseConversion, type ConversionFields } from '../../server/conversions/conversionFields';
 import { createConversionStore } from '../../server/conversions/conversionStore';
 import { createViewStore } from '../../server/views/viewStore';
@@ -16,7 +16,7 @@ beforeEach(async () => {
   opened = await openTestDatabase('sqlite');
 });
 afterEach(() => opened.close());
-const read = (from: string, to: string) => readClickStats(opened.database.db, { from, to });
+const read = (from: string, to: string) => readFunnelReport(opened.database.db, { from, to });
 
 async function recordFunnel({ euro = true } = {}) {
   const db = opened.database.db;
@@ -54,7 +54,7 @@ describe('the terminal table', () => {
   let text: string;
   beforeEach(async () => {
     await recordFunnel();
-    text = formatStatsTable(await read('2026-11-19', '2026-11-21'));
+    text = formatReportTable(await read('2026-11-19', '2026-11-21'));
   });
 
   it('names the range, then shows the funnel: visitors, visitors who clicked, conversions, revenue', () => {
@@ -106,7 +106,7 @@ describe('the terminal table', () => {
     await opened.close();
     opened = await openTestDatabase('sqlite');
     await recordFunnel({ euro: false });
-    const oneCurrency = formatStatsTable(await read('2026-11-19', '2026-11-21'));
+    const oneCurrency = formatReportTable(await read('2026-11-19', '2026-11-21'));
     expect(oneCurrency).toMatch(/^Revenue +67\.75 USD {2}13\.55 USD per click$/m);
     expect(oneCurrency).toMatch(/^all placements +5 +4 +100% +4 +80% +67\.75 USD +13\.55 USD$/m);
     expect(oneCurrency).not.toContain('EUR');
@@ -115,7 +115,7 @@ describe('the terminal table', () => {
 
 describe('the terminal table of a range with nothing in it', () => {
   it('says so, and leaves the rates out', async () => {
-    const text = formatStatsTable(await read('2025-01-01', '2025-01-02'));
+    const text = formatReportTable(await read('2025-01-01', '2025-01-02'));
     expect(text).toMatch(/^Visitors who clicked +0$/m);
     expect(text).toMatch(/^Revenue +–$/m);
     expect(text).toContain('No visitors from any source in this range.');
@@ -126,7 +126,7 @@ describe('the terminal table of a range with nothing in it', () => {
 describe('CSV', () => {
   it('has a row per day and placement, zeros included, with conversions and revenue in the main currency', async () => {
     await recordFunnel();
-    const csv = formatStatsCsv(await read('2026-11-19', '2026-11-21')).trim().split('\n');
+    const csv = formatReportCsv(await read('2026-11-19', '2026-11-21')).trim().split('\n');
     expect(csv[0]).toBe('day,placement,clicks,visitors,conversions,revenue');
     expect(csv).toHaveLength(1 + 3 * 6);
     expect(csv).toContain('2026-11-19,hero,0,0,0,0');
@@ -141,7 +141,7 @@ describe('JSON', () => {
   it('is the report, which parses back to itself', async () => {
     await recordFunnel();
     const report = await read('2026-11-19', '2026-11-21');
-    const parsed = JSON.parse(formatStatsJson(report)) as ClickStats;
+    const parsed = JSON.parse(formatReportJson(report)) as FunnelReport;
     expect(parsed).toEqual(report);
     expect(Object.keys(parsed)).toEqual(['from', 'to', 'currency', 'currencies', 'days', 'totals', 'all', 'sources', 'devices', 'referrers']);
     expect(parsed.all).toEqual({ clicks: 5, visitors: 4, views: 6, viewVisitors: 5, conversions: 4, revenue: 57.25, revenueByCurrency: { USD: 57.25, EUR: 10.5 }, unattributed: 1 });
