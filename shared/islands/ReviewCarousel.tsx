@@ -1,4 +1,4 @@
-import { useEffect, useId, useReducer, useState, type FocusEvent } from 'react';
+import { useEffect, useId, useReducer, useRef, useState, type FocusEvent } from 'react';
 import type { ReviewsCopy } from '../content/home';
 import type { GeneratedImage } from '../content/images.generated';
 import { ResolvedPicture } from '../components/Picture';
@@ -15,6 +15,28 @@ export interface ReviewCarouselProps {
 /** matchMedia is everywhere that runs this island; the guard keeps server rendering safe. */
 function prefersReducedMotion(): boolean {
   return typeof matchMedia === 'function' && matchMedia('(prefers-reduced-motion: reduce)').matches;
+}
+
+/**
+ * Whether a mouse pointer already rests on the reviews area, which no pointerenter will ever say: the
+ * island hydrated under a pointer that got there first. Only where the main pointer can hover (the media
+ * feature: Chrome 38, Firefox 64, Safari 9): a phone keeps `:hover` on whatever was last tapped, and touch
+ * never sends the mouse pointerleave that ends the hold.
+ */
+function pointerRestsOn(element: HTMLElement): boolean {
+  return typeof matchMedia === 'function' && matchMedia('(hover: hover)').matches && element.matches(':hover');
+}
+
+/** Whether keyboard focus is already inside, by the focus handler's rule: only keyboard focus holds. */
+function keyboardFocusIn(element: HTMLElement): boolean {
+  const active = document.activeElement;
+  if (!(active instanceof HTMLElement) || !element.contains(active)) return false;
+  try {
+    return active.matches(':focus-visible');
+  } catch {
+    // :focus-visible is Chrome 86, Firefox 85, Safari 15.4; before them, any focus inside holds it.
+    return true;
+  }
 }
 
 /** Previous or next: one button but for its direction, label and action. */
@@ -42,9 +64,14 @@ export default function ReviewCarousel({ reviews }: ReviewCarouselProps) {
   const [state, dispatch] = useReducer(carouselReducer, reviews.slides.length, initialCarouselState);
   // Set by the wake timer, so the lock (and aria-disabled) lifts when the fade ends.
   const [now, setNow] = useState(0);
+  const areaRef = useRef<HTMLDivElement>(null);
+  const carouselRef = useRef<HTMLElement>(null);
 
   useEffect(() => {
-    dispatch({ type: 'start', now: performance.now(), reducedMotion: prefersReducedMotion() });
+    // The island hydrates as it nears the viewport, maybe under a pointer or around focus that got there first.
+    const hovering = areaRef.current !== null && pointerRestsOn(areaRef.current);
+    const focused = carouselRef.current !== null && keyboardFocusIn(carouselRef.current);
+    dispatch({ type: 'start', now: performance.now(), reducedMotion: prefersReducedMotion(), hovering, focused });
   }, []);
 
   // One timer for the next moment anything changes by itself. It depends on `now` too: a wake-up that
@@ -79,6 +106,7 @@ export default function ReviewCarousel({ reviews }: ReviewCarouselProps) {
 
   return (
     <div
+      ref={areaRef}
       id="reviews"
       className="reviews"
       onPointerEnter={(event) => event.pointerType === 'mouse' && dispatch({ type: 'hover', on: true, now: performance.now() })}
@@ -87,6 +115,7 @@ export default function ReviewCarousel({ reviews }: ReviewCarouselProps) {
       <h3 className="reviews__heading">{reviews.heading}</h3>
       <p className="reviews__intro">{reviews.intro}</p>
       <section
+        ref={carouselRef}
         className="carousel"
         aria-roledescription="carousel"
         aria-label={reviews.regionLabel}

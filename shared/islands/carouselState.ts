@@ -6,6 +6,9 @@
  * the reviews area, keyboard focus inside the carousel, and the 10 s pause after any manual control.
  * When the last hold ends a fresh 3.5 s cycle starts (so after a manual control the next automatic
  * change comes 10 s + 3.5 s later). Each change starts a 0.5 s fade during which controls are locked.
+ * The client starts the machine when the island hydrates, telling it whether the pointer already rests
+ * on the reviews or keyboard focus is already inside: such a hold was never announced by an event, yet
+ * it ends like any other (the pointer leaving, focus moving out).
  */
 export const carouselTiming = {
   autoAdvanceMs: 3500,
@@ -32,7 +35,7 @@ export interface CarouselState {
 }
 
 export type CarouselEvent =
-  | { type: 'start'; now: number; reducedMotion: boolean }
+  | { type: 'start'; now: number; reducedMotion: boolean; hovering: boolean; focused: boolean }
   | { type: 'tick'; now: number }
   | { type: 'next'; now: number }
   | { type: 'previous'; now: number }
@@ -87,8 +90,9 @@ export function carouselReducer(state: CarouselState, event: CarouselEvent): Car
   switch (event.type) {
     case 'start': {
       if (state.started) return state;
-      const fadeMs = event.reducedMotion ? 0 : carouselTiming.fadeMs;
-      return settle({ ...state, started: true, stopped: event.reducedMotion, fadeMs }, event.now);
+      const { reducedMotion, hovering, focused } = event;
+      const fadeMs = reducedMotion ? 0 : carouselTiming.fadeMs;
+      return settle({ ...state, started: true, stopped: reducedMotion, hovering, focused, fadeMs }, event.now);
     }
     case 'tick': {
       if (state.cycleStart === null) {

@@ -19,9 +19,10 @@ class Driver {
   state: CarouselState;
   private timer: ReturnType<typeof setTimeout> | undefined;
 
-  constructor(reducedMotion = false) {
+  /** Starts the machine as the island does at hydration, with what the page says at that moment. */
+  constructor(start: { reducedMotion?: boolean; hovering?: boolean; focused?: boolean } = {}) {
     this.state = initialCarouselState(6);
-    this.send({ type: 'start', now: Date.now(), reducedMotion });
+    this.send({ type: 'start', now: Date.now(), reducedMotion: false, hovering: false, focused: false, ...start });
   }
 
   send(event: CarouselEvent) {
@@ -147,6 +148,65 @@ describe('the review carousel state machine', () => {
     expect(driver.state.index).toBe(2);
   });
 
+  it('starts held when the pointer already rests on the reviews, and starts a fresh cycle when it leaves', () => {
+    const driver = new Driver({ hovering: true });
+    expect(isRotating(driver.state)).toBe(false);
+    expect(nextWakeAt(driver.state, driver.now())).toBeNull();
+    driver.advance(60_000);
+    expect(driver.state.index).toBe(0);
+    driver.send({ type: 'hover', on: false, now: driver.now() });
+    driver.advance(autoAdvanceMs - 1);
+    expect(driver.state.index).toBe(0);
+    driver.advance(1);
+    expect(driver.state.index).toBe(1);
+  });
+
+  it('starts held when keyboard focus is already inside, and resumes when it moves out', () => {
+    const driver = new Driver({ focused: true });
+    driver.advance(autoAdvanceMs * 5);
+    expect(driver.state.index).toBe(0);
+    driver.send({ type: 'focus', on: false, now: driver.now() });
+    driver.advance(autoAdvanceMs - 1);
+    expect(driver.state.index).toBe(0);
+    driver.advance(1);
+    expect(driver.state.index).toBe(1);
+  });
+
+  it('stays held at start until both the pointer and focus have gone', () => {
+    const driver = new Driver({ hovering: true, focused: true });
+    driver.send({ type: 'hover', on: false, now: driver.now() });
+    driver.advance(autoAdvanceMs * 3);
+    expect(driver.state.index).toBe(0);
+    driver.send({ type: 'focus', on: false, now: driver.now() });
+    driver.advance(autoAdvanceMs);
+    expect(driver.state.index).toBe(1);
+  });
+
+  it('keeps a pointer resting at start held after a manual control’s 10 s, as any hover', () => {
+    const driver = new Driver({ hovering: true });
+    driver.send({ type: 'next', now: driver.now() });
+    driver.advance(manualPauseMs + autoAdvanceMs * 3);
+    expect(driver.state.index).toBe(1);
+    driver.send({ type: 'hover', on: false, now: driver.now() });
+    driver.advance(autoAdvanceMs);
+    expect(driver.state.index).toBe(2);
+  });
+
+  it('under prefers-reduced-motion stays paused after a resting pointer leaves', () => {
+    const driver = new Driver({ reducedMotion: true, hovering: true });
+    driver.send({ type: 'hover', on: false, now: driver.now() });
+    driver.advance(autoAdvanceMs * 3);
+    expect(driver.state.index).toBe(0);
+    expect(driver.state.stopped).toBe(true);
+  });
+
+  it('starts only once: a second start changes nothing, whatever it says', () => {
+    const driver = new Driver();
+    const started = driver.state;
+    driver.send({ type: 'start', now: driver.now(), reducedMotion: true, hovering: true, focused: true });
+    expect(driver.state).toBe(started);
+  });
+
   it('pauses while keyboard focus is inside, like hover', () => {
     const driver = new Driver();
     driver.send({ type: 'focus', on: true, now: driver.now() });
@@ -171,7 +231,7 @@ describe('the review carousel state machine', () => {
   });
 
   it('starts paused and without a fade under prefers-reduced-motion', () => {
-    const driver = new Driver(true);
+    const driver = new Driver({ reducedMotion: true });
     expect(driver.state.stopped).toBe(true);
     driver.advance(autoAdvanceMs * 3);
     expect(driver.state.index).toBe(0);
