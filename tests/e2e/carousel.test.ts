@@ -1,4 +1,5 @@
-import type { Page } from 'puppeteer-core';
+import type { HTTPRequest, Page } from 'puppeteer-core';
+import { clientAttributes } from '../../shared/islands/runtime/clientAttributes';
 import { useBrowserAndSite, viewports, type PageProblems, type Viewport } from '../support/browser';
 
 /**
@@ -124,6 +125,62 @@ describe('the review carousel in a browser', () => {
     await page.keyboard.up('Shift');
     expect(await page.evaluate(() => document.activeElement?.className)).toBe('carousel__play');
     await expect(nextChange(page, 0, 3500 + late)).rejects.toThrow(/exceeded/);
+  }, 30_000);
+});
+
+describe('the review carousel hydrating under a resting pointer', () => {
+  // A browser that says it has a mouse: only there can a pointer rest on the reviews.
+  const desktop = useBrowserAndSite({}, { mouse: true });
+  const { island, islandSrc, hydrated } = clientAttributes;
+  const wrapper = `[${island}="ReviewCarousel"]`;
+
+  /**
+   * Holds every request for the island's own chunk until `release`, so the pointer is surely on the
+   * reviews before the island can hydrate: it hydrates as soon as it nears the viewport, and the pointer
+   * can only be on it once it is in view.
+   */
+  async function holdIslandChunk(page: Page): Promise<{ requested: Promise<void>; release: () => Promise<void> }> {
+    const src = await page.$eval(wrapper, (element, name: string) => element.getAttribute(name), islandSrc);
+    expect(src).toBeTruthy();
+    const held: HTTPRequest[] = [];
+    let holding = true;
+    let noticed!: () => void;
+    const requested = new Promise<void>((resolve) => (noticed = resolve));
+    await page.setRequestInterception(true);
+    page.on('request', (request) => {
+      if (holding && new URL(request.url()).pathname === src) {
+        held.push(request);
+        noticed();
+      } else void request.continue();
+    });
+    const release = async () => {
+      holding = false;
+      await Promise.all(held.map((request) => request.continue()));
+    };
+    return { requested, release };
+  }
+
+  it('starts paused, changes nothing for 6 s, and starts a fresh 3.5 s cycle when the pointer leaves', async () => {
+    const { page, problems } = await desktop.open('/', { islands: 'scheduled' });
+    await page.mouse.move(5, 5);
+    expect(await page.$eval(wrapper, (element, name: string) => element.getAttribute(name), hydrated)).toBe('false');
+    const chunk = await holdIslandChunk(page);
+    await page.$eval('#reviews', (element) => element.scrollIntoView({ block: 'center', behavior: 'instant' }));
+    await chunk.requested;
+    const box = (await (await page.$('.carousel__slides'))!.boundingBox())!;
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    expect(await page.$eval('#reviews', (element) => element.matches(':hover'))).toBe(true);
+    await chunk.release();
+    await page.waitForSelector(`${wrapper}[${hydrated}="true"]`);
+
+    expect(await page.$eval('.carousel', (element) => element.getAttribute('data-rotating'))).toBe('false');
+    await expect(nextChange(page, 0, 6000)).rejects.toThrow(/exceeded/);
+    await page.mouse.move(5, 5);
+    const change = await nextChange(page, 0, 3500 + late);
+    expect(change.index).toBe(1);
+    expect(change.ms).toBeGreaterThanOrEqual(3500 - early);
+    expect(problems.messages).toEqual([]);
+    await page.close();
   }, 30_000);
 });
 

@@ -12,7 +12,18 @@ export const viewports = {
 
 export type Viewport = (typeof viewports)[keyof typeof viewports];
 
-export async function launchBrowser(): Promise<Browser> {
+export interface LaunchOptions {
+  /**
+   * Reports a mouse, as a desktop browser does. Headless Chromium has no pointing device and says
+   * `(hover: none)` and `(pointer: none)`, which a page may rightly take for a touch screen.
+   */
+  mouse?: boolean;
+}
+
+/** Blink's testing settings for the pointing devices: hover type 2 is "hover", pointer type 4 is "fine". */
+const mouseArgument = '--blink-settings=primaryHoverType=2,availableHoverTypes=2,primaryPointerType=4,availablePointerTypes=4';
+
+export async function launchBrowser(options: LaunchOptions = {}): Promise<Browser> {
   if (!existsSync(chromiumPath)) {
     throw new Error(`Chromium not found at ${chromiumPath}: run "npm test" (it installs Debian's chromium) or set CHROME_PATH`);
   }
@@ -29,6 +40,7 @@ export async function launchBrowser(): Promise<Browser> {
       '--disable-background-networking',
       '--disable-component-update',
       '--disable-sync',
+      ...(options.mouse ? [mouseArgument] : []),
     ],
   });
 }
@@ -138,12 +150,12 @@ export interface BrowserAndSite {
  * One browser and one app on an ephemeral port for a test file, started before its tests and
  * closed after them. Read them from the returned object inside tests and hooks.
  */
-export function useBrowserAndSite(env: Record<string, string> = {}): BrowserAndSite {
+export function useBrowserAndSite(env: Record<string, string> = {}, launch: LaunchOptions = {}): BrowserAndSite {
   const context = {
     open: (path: string, options?: OpenPageOptions) => openPage(context.browser, context.site.url + path, options),
   } as BrowserAndSite;
   beforeAll(async () => {
-    [context.browser, context.site] = await Promise.all([launchBrowser(), startTestServer(env)]);
+    [context.browser, context.site] = await Promise.all([launchBrowser(launch), startTestServer(env)]);
   });
   afterAll(async () => {
     await Promise.all([context.browser?.close(), context.site?.close()]);
