@@ -6,6 +6,7 @@
  * records hold, how long they are kept or the page assets change, this text must change too.
  */
 import { paths } from '../routes';
+import { policiesLastUpdated } from './policiesLastUpdated';
 import type { ProsePage } from './types';
 
 export const privacyPolicy: ProsePage = {
@@ -14,7 +15,7 @@ export const privacyPolicy: ProsePage = {
   description:
     'How Auctions Guide handles your privacy: no accounts, forms, cookies or third-party trackers, and no IP addresses kept, in our access log or anywhere else.',
   heading: 'Privacy Policy',
-  lastUpdated: 'November 2026',
+  lastUpdated: policiesLastUpdated,
   intro: [
     {
       kind: 'paragraph',

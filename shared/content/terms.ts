@@ -3,6 +3,7 @@
  * rules belong to third parties; this page says so and points visitors to them.
  */
 import { paths } from '../routes';
+import { policiesLastUpdated } from './policiesLastUpdated';
 import type { ProsePage } from './types';
 
 export const terms: ProsePage = {
@@ -11,7 +12,7 @@ export const terms: ProsePage = {
   description:
     'The terms for using Auctions Guide: independent information only, no guaranteed savings, our affiliate commission, and whose terms cover purchases and refunds.',
   heading: 'Terms and Conditions',
-  lastUpdated: 'October 2025',
+  lastUpdated: policiesLastUpdated,
   intro: [
     {
       kind: 'paragraph',

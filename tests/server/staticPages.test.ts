@@ -31,8 +31,8 @@ describe.each(['/privacy-policy', '/terms-conditions', '/about-us'])('GET %s', (
 });
 
 describe('GET /privacy-policy', () => {
-  it('is marked last updated November 2026', async () => {
-    expect((await page('/privacy-policy')).text).toContain('Last updated: November 2026');
+  it('is marked last updated October 2025', async () => {
+    expect((await page('/privacy-policy')).text).toContain('Last updated: October 2025');
   });
 
   it('says truthfully what the site does and does not collect', async () => {
