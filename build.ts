@@ -145,10 +145,12 @@ export async function build(): Promise<AssetManifest> {
   precompress(assetsDir);
   writeFileSync(path.join(distDir, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
 
+  // The server, and the worker thread that reads SQLite reports off the thread serving pages (reportWorker.ts).
   await esbuild.build({
     absWorkingDir: root,
-    entryPoints: ['server/main.ts'],
-    outfile: 'dist/server/main.cjs',
+    entryPoints: { main: 'server/main.ts', reportWorker: 'server/funnelReport/reportWorker.ts' },
+    outdir: 'dist/server',
+    outExtension: { '.js': '.cjs' },
     bundle: true,
     packages: 'external',
     platform: 'node',

@@ -5,7 +5,6 @@ import { viewEndpoint } from '../shared/viewBeacon';
 import { canonicalPagePath } from '../shared/routes';
 import { adminRoutes } from './admin/adminRoutes';
 import { addressRateLimit, clickRoutes, visitorRateLimit } from './clicks/clickRoute';
-import { readFunnelReport } from './funnelReport/funnelReport';
 import { createRateLimiter, type RateLimiter } from './clicks/rateLimiter';
 import type { Config } from './config';
 import { conversionRoutes } from './conversions/conversionRoute';
@@ -145,7 +144,7 @@ export function createApp(config: Config, options: AppOptions = {}): express.Exp
       adminRoutes({
         token: config.adminToken,
         affiliateUrl: config.affiliateUrl,
-        readStats: stores && ((range) => readFunnelReport(stores.database.db, range)),
+        readStats: stores && ((range) => stores.reports.readFunnel(range)),
         databaseName: stores?.database.name,
         linkHealth: options.linkHealth,
         logger,

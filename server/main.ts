@@ -3,7 +3,7 @@ import './nodeVersion';
 import type { AddressInfo } from 'node:net';
 import { createApp } from './app';
 import { ConfigError, loadConfig, SAMPLE_AFFILIATE_URL, type Config } from './config';
-import { maintenanceIntervalMs, runMaintenance } from './db/maintenance';
+import { maintenanceIntervalMs, runMaintenance } from './jobs/maintenance';
 import { DatabaseError, openDatabase } from './db/openDatabase';
 import { createStatsStores, type StatsStores } from './db/statsStores';
 import { createHttpServer, shutDown } from './httpServer';
@@ -11,6 +11,7 @@ import { memoryLinkCheckLog } from './linkHealth/linkCheckLog';
 import { LinkMonitor } from './linkHealth/linkMonitor';
 import { consoleLogger } from './logger';
 import { ManifestError } from './manifest';
+import { openReportReader } from './funnelReport/reportReader';
 
 /** A start-up problem the operator can fix: one clear line, exit code 1, no stack trace. */
 function fail(message: string): never {
@@ -23,9 +24,9 @@ async function prepare() {
   try {
     const config = loadConfig();
     // Opened here, not inside createApp, so shutdown can close it after the last request is answered.
-    const stores: StatsStores | undefined = config.clickStats
-      ? createStatsStores(await openDatabase(config.clickStats.database, { logger: consoleLogger }), config.clickStats)
-      : undefined;
+    const database = config.clickStats && (await openDatabase(config.clickStats.database, { logger: consoleLogger }));
+    const stores: StatsStores | undefined =
+      database && config.clickStats ? createStatsStores(database, config.clickStats, openReportReader(config.clickStats.database, database.db)) : undefined;
     const linkMonitor = config.linkCheckHours
       ? new LinkMonitor({
           url: config.affiliateUrl,
@@ -73,7 +74,7 @@ async function start() {
     linkMonitor?.start();
   });
 
-  // Old salts deleted, raw clicks past the retention period folded: now, and then every few minutes (see maintenance.ts).
+  // Old salts deleted, finished days closed, raw rows past the retention period deleted: now, and then every few minutes (see jobs/maintenance.ts).
   const maintain = () => {
     if (stores && config.clickStats) void runMaintenance(stores, consoleLogger, config.clickStats.retentionDays);
   };
@@ -90,6 +91,7 @@ async function start() {
     void shutDown(server, config.shutdownTimeoutMs).then(async (outcome) => {
       if (outcome === 'timeout') consoleLogger.info(`requests still open after ${config.shutdownTimeoutMs} ms were cut off`);
       // Every acknowledged click is already committed; closing folds SQLite's WAL back into the main file.
+      await stores?.reports.close().catch((error: unknown) => consoleLogger.error('closing the report reader failed', error));
       await stores?.database.close().catch((error: unknown) => consoleLogger.error('closing the database failed', error));
       process.exit(0);
     });

@@ -1,6 +1,5 @@
-import { sql, type Kysely } from 'kysely';
-import { addToDailySources } from '../db/dailySources';
-import { addDays, utcDay } from './utcDay';
+import type { Kysely } from 'kysely';
+import { utcDay } from './utcDay';
 import type { Schema } from '../db/schema';
 
 export type DeviceClass = 'mobile' | 'tablet' | 'desktop';
@@ -22,17 +21,19 @@ export interface Click {
 }
 
 export interface ClickStore {
-  /** Writes one click; when the promise resolves, the click is committed. */
-  record(click: Click): Promise<void>;
-  /** Folds raw clicks from before the retention period into daily totals; resolves to how many rows were folded. */
-  foldOldClicks(now?: Date): Promise<number>;
+  /**
+   * Writes one click; when the promise resolves, the click is committed. Resolves to false, writing
+   * nothing, when its click ID is already recorded (a replayed report, on whichever instance): a click
+   * ID is counted once. A click without a click ID is always written.
+   */
+  record(click: Click): Promise<boolean>;
 }
 
 /** The clicks table of either engine. The database is opened and closed by whoever made it (server/main.ts). */
-export function createClickStore(db: Kysely<Schema>, { retentionDays }: { retentionDays: number }): ClickStore {
+export function createClickStore(db: Kysely<Schema>): ClickStore {
   return {
     async record(click) {
-      await db
+      const inserted = await db
         .insertInto('clicks')
         .values({
           at: click.at.getTime(),
@@ -46,49 +47,10 @@ export function createClickStore(db: Kysely<Schema>, { retentionDays }: { retent
           click_id: click.clickId ?? null,
           source: click.source ?? null,
         })
-        .execute();
-    },
-
-    foldOldClicks(now = new Date()) {
-      const cutoff = addDays(utcDay(now), -retentionDays);
-      return db.transaction().execute(async (trx) => {
-        const perPlacement = await trx
-          .selectFrom('clicks')
-          .where('day', '<', cutoff)
-          .groupBy(['day', 'placement'])
-          .select((eb) => ['day', 'placement', eb.fn.countAll<number>().as('clicks'), eb.fn.count<number>('visitor').distinct().as('visitors')])
-          .execute();
-        // Unique visitors cannot be summed across placements, so each day also gets an all-placements row, '*'.
-        const perDay = await trx
-          .selectFrom('clicks')
-          .where('day', '<', cutoff)
-          .groupBy('day')
-          .select((eb) => ['day', eb.fn.countAll<number>().as('clicks'), eb.fn.count<number>('visitor').distinct().as('visitors')])
-          .execute();
-        const rows = [...perPlacement, ...perDay.map((row) => ({ ...row, placement: '*' }))];
-        for (const row of rows) {
-          await trx
-            .insertInto('daily_totals')
-            .values({ day: row.day, placement: row.placement, clicks: Number(row.clicks), visitors: Number(row.visitors) })
-            .onConflict((conflict) =>
-              conflict.columns(['day', 'placement']).doUpdateSet((eb) => ({
-                clicks: eb('daily_totals.clicks', '+', eb.ref('excluded.clicks')),
-                visitors: eb('daily_totals.visitors', '+', eb.ref('excluded.visitors')),
-              })),
-            )
-            .execute();
-        }
-        // Per source too, for the funnel's source table (views are added by the view store's fold).
-        const perSource = await trx
-          .selectFrom('clicks')
-          .where('day', '<', cutoff)
-          .groupBy(['day', 'source'])
-          .select((eb) => ['day', eb.fn.coalesce('source', sql.lit('')).as('source'), eb.fn.countAll<number>().as('clicks'), eb.fn.count<number>('visitor').distinct().as('clickers')])
-          .execute();
-        for (const row of perSource) await addToDailySources(trx, { day: row.day, source: row.source, views: 0, visitors: 0, clicks: Number(row.clicks), clickers: Number(row.clickers) });
-        const deleted = await trx.deleteFrom('clicks').where('day', '<', cutoff).executeTakeFirst();
-        return Number(deleted.numDeletedRows);
-      });
+        // The unique index on click_id (migration 5) decides, so instances sharing PostgreSQL agree.
+        .onConflict((conflict) => conflict.column('click_id').doNothing())
+        .executeTakeFirst();
+      return Number(inserted.numInsertedOrUpdatedRows ?? 0) > 0;
     },
   };
 }

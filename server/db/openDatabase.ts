@@ -148,17 +148,13 @@ const pgTypes = {
     oid === pg.types.builtins.INT8 ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
 };
 
+/** A pool on a PostgreSQL URL, with bigints read as numbers; the URL's own sslmode (disable, require, verify-full, ...) decides TLS, as libpq's clients do. */
+export function postgresPool(url: string, options: pg.PoolConfig = {}): pg.Pool {
+  return new pg.Pool({ connectionString: url, types: pgTypes, connectionTimeoutMillis: 5_000, idleTimeoutMillis: 30_000, application_name: 'auctions-guide', ...options });
+}
+
 function postgresDialect(url: string, availability: Availability): EngineDialect {
-  // The URL's own sslmode (disable, require, verify-full, ...) decides TLS, as libpq's clients do.
-  const pool = new pg.Pool({
-    connectionString: url,
-    types: pgTypes,
-    max: 10,
-    connectionTimeoutMillis: 5_000,
-    idleTimeoutMillis: 30_000,
-    query_timeout: 10_000,
-    application_name: 'auctions-guide',
-  });
+  const pool = postgresPool(url, { max: 10, query_timeout: 10_000 });
   // An idle pooled connection that the server closes (a restart, an outage) emits 'error'; unhandled, it would end the process.
   pool.on('error', (error) => availability.failed(error));
   return { dialect: new PostgresDialect({ pool }), explain: explainPostgres };

@@ -7,14 +7,14 @@ import type { Generated } from 'kysely';
  */
 export interface Schema {
   clicks: ClicksTable;
-  daily_totals: DailyTotalsTable;
   visitor_salts: VisitorSaltsTable;
   link_checks: LinkChecksTable;
   job_runs: JobRunsTable;
   conversions: ConversionsTable;
   conversion_events: ConversionEventsTable;
   views: ViewsTable;
-  daily_sources: DailySourcesTable;
+  daily_counts: DailyCountsTable;
+  closed_days: ClosedDaysTable;
   daily_conversions: DailyConversionsTable;
   schema_migrations: SchemaMigrationsTable;
 }
@@ -37,14 +37,6 @@ export interface ClicksTable {
   click_id: Generated<string | null>;
   /** What brought the visitor: utm_source, else the referring host, else 'direct'; null when not known (a ping). */
   source: Generated<string | null>;
-}
-
-/** Raw clicks past the retention period, folded per day; placement '*' holds all placements together. */
-export interface DailyTotalsTable {
-  day: string;
-  placement: string;
-  clicks: number;
-  visitors: number;
 }
 
 /** The day's random salt for visitor hashes, shared by every instance and deleted after 48 hours. */
@@ -137,15 +129,27 @@ export interface ViewsTable {
   visitor: string;
 }
 
-/** Views and clicks past the retention period, folded per day and source; source '*' holds the day's views of every source. */
-export interface DailySourcesTable {
+/**
+ * A closed UTC day's views and clicks, one row per dimension and value (see server/jobs/closeDays.ts):
+ * 'all' (value ''), 'placement', 'source', 'page', 'device' and 'referrer' ('' where not known). Visitors
+ * are distinct viewers and clickers distinct visitors who clicked, each counted within the day and value.
+ */
+export interface DailyCountsTable {
+  dimension: string;
   day: string;
-  source: string;
+  value: string;
   views: number;
   visitors: number;
   clicks: number;
-  /** Visitors who clicked. */
   clickers: number;
+  /** 1, or for the one row that holds a day's values past the cap (value closedDayOthers), how many it holds. */
+  distinct_values: number;
+}
+
+/** The days closed into daily_counts: always every day up to the latest one, so reports read raw rows only after it. */
+export interface ClosedDaysTable {
+  day: string;
+  closed_at: number;
 }
 
 /**

@@ -2,6 +2,7 @@ import { createClickStore, type ClickStore } from '../clicks/clickStore';
 import { createConversionStore, type ConversionStore } from '../conversions/conversionStore';
 import { createViewStore, type ViewStore } from '../views/viewStore';
 import { databaseLinkCheckLog, type LinkCheckLog } from '../linkHealth/linkCheckLog';
+import { inProcessReportReader, type ReportReader } from '../funnelReport/reportReader';
 import { claimJobRun } from './jobRuns';
 import type { AppDatabase } from './openDatabase';
 import { createVisitorHasher, type VisitorHasher } from './visitorSalts';
@@ -16,19 +17,23 @@ export interface StatsStores {
   views: ViewStore;
   hashVisitor: VisitorHasher;
   linkChecks: LinkCheckLog;
+  /** Where reports and the closing of days read (see reportReader.ts): apart from the stores that record. */
+  reports: ReportReader;
   /** True for the one instance that claims a job's run for a period (see jobRuns.ts). */
   claimJobRun(job: string, period: string): Promise<boolean>;
 }
 
-export function createStatsStores(database: AppDatabase, { retentionDays }: { retentionDays: number }): StatsStores {
+/** Wires the stores on one open database; `reports` defaults to reading in this process (tests, scripts). */
+export function createStatsStores(database: AppDatabase, { retentionDays }: { retentionDays: number }, reports: ReportReader = inProcessReportReader(database.db)): StatsStores {
   const claim = (job: string, period: string) => claimJobRun(database.db, job, period);
   return {
     database,
-    clicks: createClickStore(database.db, { retentionDays }),
+    clicks: createClickStore(database.db),
     conversions: createConversionStore(database.db, { retentionDays }),
-    views: createViewStore(database.db, { retentionDays }),
+    views: createViewStore(database.db),
     hashVisitor: createVisitorHasher(database.db),
     linkChecks: databaseLinkCheckLog(database.db, claim),
+    reports,
     claimJobRun: claim,
   };
 }

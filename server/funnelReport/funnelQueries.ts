@@ -1,31 +1,16 @@
 import { sql, type Kysely } from 'kysely';
 import { countedConversions } from '../conversions/conversionStore';
 import type { Schema } from '../db/schema';
+import { dayValueRows, othersValue, readLastClosedDay, toDayCount, valueOrder, type ClosedSpan, type DayCount, type Dimension } from './dayCounts';
 import type { ReportRange } from './reportRange';
 
 /**
- * The funnel's reads of a range, on either engine: page views, views and clicks per source, and
- * conversions. Each adds the raw rows of recent days to the folded rows of days past retention; the
- * fold deletes what it folds, so the two never count the same view, click or conversion twice.
- * Counts are passed through Number(): PostgreSQL's drivers hand back bigint counts and sums as text.
+ * The funnel's reads of a range, on either engine. Views and clicks come from the closed days' totals
+ * (daily_counts) and, after the last closed day, from raw rows: so a year costs what its days and values
+ * cost, not what its traffic does. Every query aggregates in the database and hands back rows bounded by
+ * days times values shown. Conversions are few (a sale per hundreds of clicks) and are read raw, with
+ * those folded past retention.
  */
-
-export interface DayViews {
-  day: string;
-  views: number;
-  /** Distinct visitor hashes of the day. */
-  visitors: number;
-}
-
-/** One day's (raw) or one folded day's counts for a source; '' is a source not known. */
-export interface SourceDayCount {
-  day: string;
-  source: string;
-  views: number;
-  visitors: number;
-  clicks: number;
-  clickers: number;
-}
 
 /** Counted conversions of one attributed day, placement, source and currency; '' for a placement or source not known. */
 export interface ConversionCount {
@@ -38,53 +23,66 @@ export interface ConversionCount {
   micros: number;
 }
 
-/** Page views and distinct viewers per day. */
-export async function readViewsPerDay(db: Kysely<Schema>, { from, to }: ReportRange): Promise<DayViews[]> {
-  const [raw, folded] = await Promise.all([
-    db
-      .selectFrom('views')
-      .where('day', '>=', from)
-      .where('day', '<=', to)
-      .groupBy('day')
-      .select((eb) => ['day', eb.fn.countAll<number>().as('views'), eb.fn.count<number>('visitor').distinct().as('visitors')])
-      .execute(),
-    // '*' is the folded day's views of every source together (visitors cannot be summed across sources).
-    db.selectFrom('daily_sources').where('day', '>=', from).where('day', '<=', to).where('source', '=', '*').select(['day', 'views', 'visitors']).execute(),
-  ]);
-  return [...raw, ...folded].map((row) => ({ day: row.day, views: Number(row.views), visitors: Number(row.visitors) }));
+/** How many values a dimension's range or day rows hold beyond those listed, and their counts added up. */
+export interface OthersCount extends Omit<DayCount, 'value' | 'distinctValues'> {
+  /** How many values (sources) the row holds. */
+  values: number;
 }
 
-/** Views, visitors, clicks and visitors who clicked, per source and day (several rows of a day and source are summed by the caller). */
-export async function readSourceCounts(db: Kysely<Schema>, { from, to }: ReportRange): Promise<SourceDayCount[]> {
-  const [views, clicks, folded] = await Promise.all([
-    db
-      .selectFrom('views')
-      .where('day', '>=', from)
-      .where('day', '<=', to)
-      .groupBy(['day', 'source'])
-      .select((eb) => ['day', eb.fn.coalesce('source', sql.lit('')).as('source'), eb.fn.countAll<number>().as('views'), eb.fn.count<number>('visitor').distinct().as('visitors')])
-      .execute(),
-    db
-      .selectFrom('clicks')
-      .where('day', '>=', from)
-      .where('day', '<=', to)
-      .groupBy(['day', 'source'])
-      .select((eb) => ['day', eb.fn.coalesce('source', sql.lit('')).as('source'), eb.fn.countAll<number>().as('clicks'), eb.fn.count<number>('visitor').distinct().as('clickers')])
-      .execute(),
-    db
-      .selectFrom('daily_sources')
-      .where('day', '>=', from)
-      .where('day', '<=', to)
-      .where('source', '<>', '*')
-      .select(['day', 'source', 'views', 'visitors', 'clicks', 'clickers'])
-      .execute(),
-  ]);
-  return [
-    ...views.map((row) => ({ day: row.day, source: row.source, views: Number(row.views), visitors: Number(row.visitors), clicks: 0, clickers: 0 })),
-    ...clicks.map((row) => ({ day: row.day, source: row.source, views: 0, visitors: 0, clicks: Number(row.clicks), clickers: Number(row.clickers) })),
-    ...folded.map((row) => ({ day: row.day, source: row.source, views: Number(row.views), visitors: Number(row.visitors), clicks: Number(row.clicks), clickers: Number(row.clickers) })),
-  ];
+/** How many values of a dimension a report lists; 'all' lists every one. */
+export type ValueLimit = number | 'all';
+
+const limitClause = (limit: ValueLimit) => (limit === 'all' ? sql`` : sql`limit ${limit}`);
+const sums = sql`sum(views) as views, sum(visitors) as visitors, sum(clicks) as clicks, sum(clickers) as clickers`;
+/** How many distinct values rows hold: the othersValue row of a capped day holds distinct_values of them. */
+const valueCount = sql`count(distinct case when value <> ${othersValue} then value end)
+  + coalesce(sum(case when value = ${othersValue} then distinct_values else 0 end), 0) as distinct_values`;
+
+async function rows(db: Kysely<Schema>, query: ReturnType<typeof sql>): Promise<DayCount[]> {
+  return (await sql<Record<string, unknown>>`${query}`.execute(db)).rows.map(toDayCount);
 }
+
+/** A dimension's counts per day and value (one row each), for the dimensions with few values (all, placement). */
+export function readPerDay(db: Kysely<Schema>, dimension: Dimension, { from, to }: ReportRange, span: ClosedSpan): Promise<DayCount[]> {
+  return rows(db, sql`select day, value, ${sums} from (${dayValueRows(dimension, from, to, span)}) as counts group by day, value`);
+}
+
+/** A dimension's values over the range, in valueOrder, at most `limit` of them (the othersValue row is never listed). */
+export function readTopValues(db: Kysely<Schema>, dimension: Dimension, { from, to }: ReportRange, span: ClosedSpan, limit: ValueLimit, order = valueOrder): Promise<DayCount[]> {
+  return rows(
+    db,
+    sql`select value, ${sums} from (${dayValueRows(dimension, from, to, span)}) as counts where value <> ${othersValue}
+      group by value order by ${order} ${limitClause(limit)}`,
+  );
+}
+
+/** Every value of a dimension over the range added up: how many values there were, and their counts summed. */
+export async function readValueTotals(db: Kysely<Schema>, dimension: Dimension, { from, to }: ReportRange, span: ClosedSpan): Promise<DayCount> {
+  // A value folded into a capped day's othersValue row may also be listed on another day: then it counts twice.
+  const [total] = await rows(db, sql`select ${valueCount}, ${sums} from (${dayValueRows(dimension, from, to, span)}) as counts`);
+  return total!;
+}
+
+/** Each day's values of a dimension, at most `limit` a day, in valueOrder within the day. */
+export function readTopValuesPerDay(db: Kysely<Schema>, dimension: Dimension, { from, to }: ReportRange, span: ClosedSpan, limit: ValueLimit): Promise<DayCount[]> {
+  const counts = dayValueRows(dimension, from, to, span);
+  if (limit === 'all') return rows(db, sql`select * from (${counts}) as counts where value <> ${othersValue}`);
+  return rows(
+    db,
+    sql`select * from (
+      select day, value, views, visitors, clicks, clickers, row_number() over (partition by day order by ${valueOrder}) as position
+      from (${counts}) as counts where value <> ${othersValue}
+    ) as ranked where position <= ${limit}`,
+  );
+}
+
+/** Each day's values of a dimension added up (value counted as in readValueTotals). */
+export function readValueTotalsPerDay(db: Kysely<Schema>, dimension: Dimension, { from, to }: ReportRange, span: ClosedSpan): Promise<DayCount[]> {
+  return rows(db, sql`select day, ${valueCount}, ${sums} from (${dayValueRows(dimension, from, to, span)}) as counts group by day`);
+}
+
+/** Which days are closed, read once per report so every query of it splits the range at the same day. */
+export const readClosedSpan = readLastClosedDay;
 
 /**
  * Conversions not reversed, under the day of their click (a cohort: what the range's clicks earned), or
@@ -111,51 +109,4 @@ export async function readConversionCounts(db: Kysely<Schema>, { from, to }: Rep
     conversions: Number(row.conversions),
     micros: Number(row.micros),
   }));
-}
-
-export interface ClickCounts {
-  /** Clicks and distinct visitors per day and placement; folded days also have placement '*', all placements together. */
-  perPlacement: { day: string; placement: string; clicks: number; visitors: number }[];
-  /** Raw days' clicks and distinct visitors of all placements together. */
-  perDay: { day: string; clicks: number; visitors: number }[];
-  /** From raw clicks only (folded days no longer have them), most first. */
-  devices: { device: string; clicks: number }[];
-  /** The ten referring hosts with most raw clicks; '' for none. */
-  referrers: { host: string; clicks: number }[];
-}
-
-/** Clicks per day and placement, and raw clicks by device and referring host. */
-export async function readClickCounts(db: Kysely<Schema>, { from, to }: ReportRange): Promise<ClickCounts> {
-  const inRange = db.selectFrom('clicks').where('day', '>=', from).where('day', '<=', to);
-  const [raw, folded, perDay, devices, referrers] = await Promise.all([
-    inRange
-      .groupBy(['day', 'placement'])
-      .select((eb) => ['day', 'placement', eb.fn.countAll<number>().as('clicks'), eb.fn.count<number>('visitor').distinct().as('visitors')])
-      .execute(),
-    db.selectFrom('daily_totals').where('day', '>=', from).where('day', '<=', to).select(['day', 'placement', 'clicks', 'visitors']).execute(),
-    inRange
-      .groupBy('day')
-      .select((eb) => ['day', eb.fn.countAll<number>().as('clicks'), eb.fn.count<number>('visitor').distinct().as('visitors')])
-      .execute(),
-    inRange
-      .groupBy('device')
-      .select((eb) => ['device', eb.fn.countAll<number>().as('clicks')])
-      .orderBy('clicks', 'desc')
-      .orderBy('device')
-      .execute(),
-    inRange
-      .groupBy('referrer_host')
-      .select((eb) => [eb.fn.coalesce('referrer_host', sql.lit('')).as('host'), eb.fn.countAll<number>().as('clicks')])
-      .orderBy('clicks', 'desc')
-      .orderBy('host')
-      .limit(10)
-      .execute(),
-  ]);
-  const count = <Row extends { clicks: number; visitors: number }>(row: Row): Row => ({ ...row, clicks: Number(row.clicks), visitors: Number(row.visitors) });
-  return {
-    perPlacement: [...raw, ...folded].map(count),
-    perDay: perDay.map(count),
-    devices: devices.map((row) => ({ ...row, clicks: Number(row.clicks) })),
-    referrers: referrers.map((row) => ({ ...row, clicks: Number(row.clicks) })),
-  };
 }

@@ -1,9 +1,20 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Schema } from '../db/schema';
 import { affiliatePlacements } from '../../shared/affiliate';
 import { daysOf, type ReportRange } from './reportRange';
 import { earningsOf, mainCurrency, type Earnings } from './earnings';
-import { readClickCounts, readConversionCounts, readSourceCounts, readViewsPerDay, type ConversionCount, type SourceDayCount } from './funnelQueries';
+import type { DayCount } from './dayCounts';
+import {
+  readClosedSpan,
+  readConversionCounts,
+  readPerDay,
+  readTopValues,
+  readTopValuesPerDay,
+  readValueTotals,
+  readValueTotalsPerDay,
+  type ConversionCount,
+  type ValueLimit,
+} from './funnelQueries';
 
 export interface ClickCount {
   clicks: number;
@@ -44,18 +55,42 @@ export interface FunnelReport {
   currency: string;
   /** Every currency with revenue in the range, the main one first, then A to Z. */
   currencies: string[];
-  /** Every day of the range, oldest first, with counts per placement (every placement, zeros included). */
-  days: { day: string; all: FunnelCount; placements: Record<string, PlacementCount>; sources: SourceCount[] }[];
+  /**
+   * Every day of the range, oldest first, with counts per placement (every placement, zeros included)
+   * and the day's top sources (otherSources adds up the rest, when there are more).
+   */
+  days: { day: string; all: FunnelCount; placements: Record<string, PlacementCount>; sources: SourceCount[]; otherSources?: OtherSources }[];
   /** Per placement over the whole range, in page order; placements no longer on the site follow. */
   totals: ({ placement: string } & PlacementCount)[];
   /** `unattributed`: conversions that named no placement (they count in `conversions`, under no placement). */
   all: FunnelCount & { unattributed: number };
-  /** Per source over the range, most visitors first. */
+  /** Per source over the range, most visitors first: the top sources (FunnelReportOptions), every one with 'all'. */
   sources: SourceCount[];
-  /** From raw clicks only (days folded into daily totals no longer have them), most first. */
+  /** The sources past the top ones added up, and how many they are; absent when every source is listed. */
+  otherSources?: OtherSources;
+  /** Clicks per device class, most first. */
   devices: { device: string; clicks: number }[];
+  /** The ten referring hosts with most clicks; '' for none. */
   referrers: { host: string; clicks: number }[];
+  /** The pages with most views (at most twenty), with the clicks made on them. */
+  pages: { page: string; views: number; visitors: number; clicks: number; clickers: number }[];
 }
+
+/** Sources past the listed ones, added up. */
+export interface OtherSources extends Omit<SourceCount, 'source'> {
+  /** How many sources the row holds (a source seen on several days of a range may count once a day). */
+  sourceCount: number;
+}
+
+export interface FunnelReportOptions {
+  /** How many sources the range lists (20 unless said); the rest are added up in otherSources. */
+  sources?: ValueLimit;
+  /** How many sources each day lists (5 unless said). */
+  daySources?: ValueLimit;
+}
+
+/** What /admin and npm run stats list unless asked for every source. */
+export const defaultSourceLimits = { sources: 20, daySources: 5 } as const;
 
 const emptyCount = (): ClickCount => ({ clicks: 0, visitors: 0 });
 
@@ -75,55 +110,52 @@ function groupBy<Row>(rows: readonly Row[], key: (row: Row) => string): Map<stri
 }
 
 /**
- * Reads the funnel of a range, on either engine: page views, clicks and conversions, from raw rows for
- * recent days and from the daily totals for days past the retention period.
+ * Reads the funnel of a range, on either engine: page views and clicks from the closed days' totals and
+ * today's raw rows (see funnelQueries.ts), conversions from their own table. Its cost follows the days
+ * and values it lists, not the traffic behind them.
  */
-export async function readFunnelReport(db: Kysely<Schema>, range: ReportRange): Promise<FunnelReport> {
-  const [clicks, viewsPerDay, sourceCounts, conversions] = await Promise.all([
-    readClickCounts(db, range),
-    readViewsPerDay(db, range),
-    readSourceCounts(db, range),
+export async function readFunnelReport(db: Kysely<Schema>, range: ReportRange, options: FunnelReportOptions = {}): Promise<FunnelReport> {
+  const { sources: sourceLimit, daySources: daySourceLimit } = { ...defaultSourceLimits, ...options };
+  const span = await readClosedSpan(db);
+  const [allPerDay, placementsPerDay, topSources, sourceTotals, daySources, daySourceTotals, devices, referrers, pages, conversions] = await Promise.all([
+    readPerDay(db, 'all', range, span),
+    readPerDay(db, 'placement', range, span),
+    readTopValues(db, 'source', range, span, sourceLimit),
+    readValueTotals(db, 'source', range, span),
+    readTopValuesPerDay(db, 'source', range, span, daySourceLimit),
+    readValueTotalsPerDay(db, 'source', range, span),
+    readTopValues(db, 'device', range, span, 'all', byClicks),
+    readTopValues(db, 'referrer', range, span, 10, byClicks),
+    readTopValues(db, 'page', range, span, 20, byViews),
     readConversionCounts(db, range),
   ]);
   const currency = mainCurrency(conversions);
   const earnings = (rows: readonly ConversionCount[] = []) => earningsOf(rows, currency);
 
   const knownPlacements: readonly string[] = affiliatePlacements;
-  const seen = [...clicks.perPlacement.map((row) => row.placement), ...conversions.map((row) => row.placement)];
-  const retired = [...new Set(seen)].filter((placement) => placement !== '*' && placement !== '' && !knownPlacements.includes(placement)).sort();
+  const seen = [...placementsPerDay.map((row) => row.value), ...conversions.map((row) => row.placement)];
+  const retired = [...new Set(seen)].filter((placement) => placement !== '' && !knownPlacements.includes(placement)).sort();
   const placements = [...knownPlacements, ...retired];
 
-  const dayClicks = new Map<string, ClickCount>();
-  const placementClicks = new Map<string, ClickCount>();
-  const tally = (map: Map<string, ClickCount>, key: string, row: ClickCount) => {
-    if (!map.has(key)) map.set(key, emptyCount());
-    add(map.get(key)!, row);
-  };
-  // Folded days keep their all-placements count under '*'; raw days get theirs from perDay.
-  for (const row of clicks.perPlacement) {
-    if (row.placement === '*') tally(dayClicks, row.day, row);
-    else tally(placementClicks, `${row.day} ${row.placement}`, row);
-  }
-  for (const row of clicks.perDay) tally(dayClicks, row.day, row);
-  const dayViews = new Map<string, { views: number; viewVisitors: number }>();
-  for (const row of viewsPerDay) {
-    const views = dayViews.get(row.day) ?? { views: 0, viewVisitors: 0 };
-    dayViews.set(row.day, { views: views.views + row.views, viewVisitors: views.viewVisitors + row.visitors });
-  }
+  const dayTotals = new Map(allPerDay.map((row) => [row.day, row]));
+  const placementClicks = new Map(placementsPerDay.map((row) => [`${row.day} ${row.value}`, { clicks: row.clicks, visitors: row.clickers }]));
   const conversionsByDay = groupBy(conversions, (row) => row.day);
-  const sourceCountsByDay = groupBy(sourceCounts, (row) => row.day);
+  const daySourcesByDay = groupBy(daySources, (row) => row.day);
+  const daySourceTotalsByDay = new Map(daySourceTotals.map((row) => [row.day, row]));
 
   const days: FunnelReport['days'] = [];
   for (const day of daysOf(range)) {
     const dayConversions = conversionsByDay.get(day) ?? [];
     const byPlacement = groupBy(dayConversions, (row) => row.placement);
+    const totals = dayTotals.get(day);
+    const sources = sourceRows(daySourcesByDay.get(day) ?? [], daySourceTotalsByDay.get(day), daySourceLimit, dayConversions, currency);
     days.push({
       day,
-      all: { ...(dayClicks.get(day) ?? emptyCount()), ...(dayViews.get(day) ?? { views: 0, viewVisitors: 0 }), ...earnings(dayConversions) },
+      all: { clicks: totals?.clicks ?? 0, visitors: totals?.clickers ?? 0, views: totals?.views ?? 0, viewVisitors: totals?.visitors ?? 0, ...earnings(dayConversions) },
       placements: Object.fromEntries(
         placements.map((placement) => [placement, { ...(placementClicks.get(`${day} ${placement}`) ?? emptyCount()), ...earnings(byPlacement.get(placement)) }]),
       ),
-      sources: sourceRows(sourceCountsByDay.get(day) ?? [], dayConversions, currency),
+      ...sources,
     });
   }
 
@@ -150,24 +182,56 @@ export async function readFunnelReport(db: Kysely<Schema>, range: ReportRange): 
     days,
     totals,
     all: { ...all, ...allEarnings, unattributed },
-    sources: sourceRows(sourceCounts, conversions, currency),
-    devices: clicks.devices,
-    referrers: clicks.referrers,
+    ...sourceRows(topSources, sourceTotals, sourceLimit, conversions, currency),
+    devices: devices.filter((row) => row.clicks > 0).map((row) => ({ device: row.value, clicks: row.clicks })),
+    referrers: referrers.filter((row) => row.clicks > 0).map((row) => ({ host: row.value, clicks: row.clicks })),
+    pages: pages.map(({ value, views, visitors, clicks, clickers }) => ({ page: value, views, visitors, clicks, clickers })),
   };
 }
 
-/** Sources with their views, clicks and earnings summed over the rows given (a range, or one day): most visitors first, then most clicks, then A to Z, '' last. */
-function sourceRows(counts: readonly SourceDayCount[], conversions: readonly ConversionCount[], currency: string): SourceCount[] {
-  const totals = new Map<string, { visitors: number; clicks: number; clickers: number }>();
-  for (const row of counts) {
-    const total = totals.get(row.source) ?? { visitors: 0, clicks: 0, clickers: 0 };
-    totals.set(row.source, { visitors: total.visitors + row.visitors, clicks: total.clicks + row.clicks, clickers: total.clickers + row.clickers });
-  }
+const byClicks = sql`clicks desc, value`;
+const byViews = sql`views desc, clicks desc, value`;
+
+/** The order sources are shown in: most visitors, then most clicks, then most conversions, '' (not known) after named ones, then A to Z. */
+function sourceOrder(a: SourceCount, b: SourceCount): number {
+  return b.visitors - a.visitors || b.clicks - a.clicks || b.conversions - a.conversions || Number(a.source === '') - Number(b.source === '') || a.source.localeCompare(b.source);
+}
+
+/**
+ * Source rows with their earnings (a range's, or one day's), and the sources past the listed ones added
+ * up. When every source with views or clicks is listed, sources that only converted are listed too;
+ * otherwise their conversions count among the others.
+ */
+function sourceRows(
+  listed: readonly DayCount[],
+  total: DayCount | undefined,
+  limit: ValueLimit,
+  conversions: readonly ConversionCount[],
+  currency: string,
+): { sources: SourceCount[]; otherSources?: OtherSources } {
   const conversionsBySource = groupBy(conversions, (row) => row.source);
-  return [...new Set([...totals.keys(), ...conversionsBySource.keys()])]
-    .map((source) => ({ source, ...(totals.get(source) ?? { visitors: 0, clicks: 0, clickers: 0 }), ...earningsOf(conversionsBySource.get(source) ?? [], currency) }))
-    .sort(
-      (a, b) =>
-        b.visitors - a.visitors || b.clicks - a.clicks || b.conversions - a.conversions || Number(a.source === '') - Number(b.source === '') || a.source.localeCompare(b.source),
-    );
+  const complete = limit === 'all' || listed.length < limit;
+  const names = new Set(listed.map((row) => row.value));
+  const sources: SourceCount[] = listed.map((row) => ({
+    source: row.value,
+    visitors: row.visitors,
+    clicks: row.clicks,
+    clickers: row.clickers,
+    ...earningsOf(conversionsBySource.get(row.value) ?? [], currency),
+  }));
+  const unlisted = [...conversionsBySource].filter(([source]) => !names.has(source));
+  if (complete) {
+    sources.push(...unlisted.map(([source, rows]) => ({ source, visitors: 0, clicks: 0, clickers: 0, ...earningsOf(rows, currency) })));
+    return { sources: sources.sort(sourceOrder) };
+  }
+  const sum = (key: 'visitors' | 'clicks' | 'clickers') => (total?.[key] ?? 0) - listed.reduce((summed, row) => summed + row[key], 0);
+  const otherSources: OtherSources = {
+    sourceCount: (total?.distinctValues ?? 0) - listed.length + unlisted.filter(([source]) => source !== '').length,
+    visitors: sum('visitors'),
+    clicks: sum('clicks'),
+    clickers: sum('clickers'),
+    ...earningsOf(unlisted.flatMap(([, rows]) => rows), currency),
+  };
+  sources.sort(sourceOrder);
+  return otherSources.sourceCount > 0 || otherSources.conversions > 0 ? { sources, otherSources } : { sources };
 }

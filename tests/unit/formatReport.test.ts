@@ -20,8 +20,8 @@ const read = (from: string, to: string) => readFunnelReport(opened.database.db, 
 
 async function recordFunnel({ euro = true } = {}) {
   const db = opened.database.db;
-  const views = createViewStore(db, { retentionDays: 400 });
-  const clicks = createClickStore(db, { retentionDays: 400 });
+  const views = createViewStore(db);
+  const clicks = createClickStore(db);
   const conversions = createConversionStore(db);
   const view = (at: string, visitor: string, source: string) =>
     views.record({ at: new Date(at), page: '/', referrerHost: null, source, medium: null, campaign: null, device: 'mobile', visitor });
@@ -143,7 +143,7 @@ describe('JSON', () => {
     const report = await read('2026-11-19', '2026-11-21');
     const parsed = JSON.parse(formatReportJson(report)) as FunnelReport;
     expect(parsed).toEqual(report);
-    expect(Object.keys(parsed)).toEqual(['from', 'to', 'currency', 'currencies', 'days', 'totals', 'all', 'sources', 'devices', 'referrers']);
+    expect(Object.keys(parsed)).toEqual(['from', 'to', 'currency', 'currencies', 'days', 'totals', 'all', 'sources', 'devices', 'referrers', 'pages']);
     expect(parsed.all).toEqual({ clicks: 5, visitors: 4, views: 6, viewVisitors: 5, conversions: 4, revenue: 57.25, revenueByCurrency: { USD: 57.25, EUR: 10.5 }, unattributed: 1 });
   });
 });

@@ -4,6 +4,7 @@ import { parseConversion, type ConversionFields } from '../../server/conversions
 import { createConversionStore, type ConversionStore } from '../../server/conversions/conversionStore';
 import { createViewStore, type View, type ViewStore } from '../../server/views/viewStore';
 import { newClickId, type AffiliatePlacement } from '../../shared/affiliate';
+import { closeDaysAndForget } from '../support/closeDays';
 import { engines, openTestDatabase, type TestEngineDatabase } from '../support/engines';
 
 const now = new Date('2026-11-21T15:00:00Z');
@@ -45,8 +46,8 @@ describe.each(engines)('the funnel in readFunnelReport on %s', (engine) => {
 
   beforeEach(async () => {
     opened = await openTestDatabase(engine);
-    clicks = createClickStore(opened.database.db, { retentionDays: 10 });
-    views = createViewStore(opened.database.db, { retentionDays: 10 });
+    clicks = createClickStore(opened.database.db);
+    views = createViewStore(opened.database.db);
     conversions = createConversionStore(opened.database.db, { retentionDays: 10 });
   });
   afterEach(() => opened.close());
@@ -208,8 +209,7 @@ describe.each(engines)('the funnel in readFunnelReport on %s', (engine) => {
       await view('2026-11-20T08:00:00Z', 'c', 'newsletter');
       await click('2026-11-20T08:01:00Z', 'hero', 'c', 'newsletter');
 
-      expect(await views.foldOldViews(now)).toBe(3);
-      expect(await clicks.foldOldClicks(now)).toBe(2);
+      expect(await closeDaysAndForget(opened.database.db, 10, now)).toEqual({ views: 3, clicks: 2 });
       expect(await conversions.foldOldConversions(now)).toBe(4);
     });
 

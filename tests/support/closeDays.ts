@@ -1,0 +1,11 @@
+import type { Kysely } from 'kysely';
+import type { Schema } from '../../server/db/schema';
+import { readRawDayCounts } from '../../server/funnelReport/dayCounts';
+import { closeFinishedDays } from '../../server/jobs/closeDays';
+import { forgetRawRows } from '../../server/jobs/forgetRawRows';
+
+/** What the daily maintenance does to views and clicks: closes every finished day, then deletes raw rows past retention. */
+export async function closeDaysAndForget(db: Kysely<Schema>, retentionDays: number, now: Date): Promise<{ views: number; clicks: number }> {
+  await closeFinishedDays(db, (day) => readRawDayCounts(db, day), now);
+  return forgetRawRows(db, retentionDays, now);
+}
