@@ -2,6 +2,7 @@ import express, { type ErrorRequestHandler, type Request, type RequestHandler, t
 import type { DeviceClass } from '../clicks/clickStore';
 import type { RateLimiter } from '../clicks/rateLimiter';
 import { deviceClass, isBot, isPrefetch, optsOut } from '../clicks/requestKind';
+import { clientKey } from '../clientKey';
 import type { VisitorHasher } from '../db/visitorSalts';
 import { isHostName } from '../hostName';
 
@@ -13,7 +14,10 @@ export interface BeaconGuardOptions {
   hashVisitor: VisitorHasher;
   /** Per visitor hash. */
   rateLimiter: RateLimiter;
-  /** Per client address, so a script that changes its user agent on every report is still held back. */
+  /**
+   * Per client address (an IPv6 client by its /64, see clientKey), so a script that changes its user agent
+   * on every report is still held back. Spent only by reports the visitor limit lets through.
+   */
   addressRateLimiter: RateLimiter;
   /** The configured public origin, accepted as Origin besides the request's own host (a proxy may rename it). */
   siteUrl: string;
@@ -90,9 +94,9 @@ export function storedReferrerHost(referrer: unknown, ownHost: string): string |
  * POST `endpoint`: one report of something a visitor did. 204 when counted, or answered and
  * deliberately not counted (bots, prefetches, Global Privacy Control / Do Not Track), so nothing is
  * learned by probing; 400 for anything but a small, well-formed report (`read`); 403 from another site;
- * 429 when one visitor or one address reports too fast; 503 with Retry-After when the database cannot
- * take it; 405 for other methods. The 204 is sent only after the row is committed, so an acknowledged
- * report is never lost. Never a cookie, never cached.
+ * 429 when one visitor or one address (an IPv6 /64) reports too fast; 503 with Retry-After when the
+ * database cannot take it; 405 for other methods. The 204 is sent only after the row is committed, so an
+ * acknowledged report is never lost. Never a cookie, never cached.
  */
 export function beaconRoute<Report>(options: BeaconRouteOptions<Report>): express.Router {
   const { endpoint, maxBytes, subject, expected, read, record, hashVisitor, rateLimiter, addressRateLimiter, siteUrl, now = () => new Date() } = options;
@@ -131,7 +135,9 @@ export function beaconRoute<Report>(options: BeaconRouteOptions<Report>): expres
     if (report === undefined) return reject(res, 400, `Expected a ${subject} report of ${expected}`);
 
     const ip = req.ip ?? '';
-    const addressWaitMs = addressRateLimiter.take(ip);
+    const address = clientKey(ip);
+    // A held-back address is refused before its visitor is hashed (which may wait on the database).
+    const addressWaitMs = addressRateLimiter.wait(address);
     if (addressWaitMs > 0) return tooMany(res, addressWaitMs);
     let visitor: string;
     try {
@@ -139,8 +145,14 @@ export function beaconRoute<Report>(options: BeaconRouteOptions<Report>): expres
     } catch {
       return unavailable(res);
     }
-    const visitorWaitMs = rateLimiter.take(visitor);
-    if (visitorWaitMs > 0) return tooMany(res, visitorWaitMs);
+    // Both limits are read before either is spent, at one instant with no await in between, so a report one
+    // of them refuses costs nothing from the other: a visitor stuck past its own limit does not use up the
+    // allowance of everyone else behind its address (a carrier NAT, an office).
+    const at = Date.now();
+    const waitMs = Math.max(rateLimiter.wait(visitor, at), addressRateLimiter.wait(address, at));
+    if (waitMs > 0) return tooMany(res, waitMs);
+    rateLimiter.take(visitor, at);
+    addressRateLimiter.take(address, at);
     try {
       await record(report, { at: now(), device: deviceClass(userAgent, req.get('sec-ch-ua-mobile')), visitor });
     } catch {

@@ -121,6 +121,40 @@ describe.each(beacons)('POST $endpoint', ({ endpoint, table, valid, maxBytes, vi
     expect(await rowCount()).toBe(addressBurst + 1);
   });
 
+  describe('counting an address', () => {
+    /** Reports from `address`, each with a user agent of its own (so each is another visitor), as many as `count`: their statuses. */
+    const fromAddress = async (address: string, count: number, name = 'build') => {
+      const statuses: number[] = [];
+      for (let i = 0; i < count; i += 1) statuses.push((await report(valid, { 'X-Forwarded-For': address, 'User-Agent': `${browserUserAgent} ${name}/${i}` })).status);
+      return statuses;
+    };
+
+    it(`counts every IPv6 address of one /64 against one allowance of ${addressBurst}, and another /64 apart`, async () => {
+      const half = addressBurst / 2;
+      expect(await fromAddress('2001:db8:1:2::a', half)).toEqual(Array(half).fill(204));
+      expect(await fromAddress('2001:db8:1:2:ffff:ffff:ffff:fffe', half)).toEqual(Array(half).fill(204));
+      expect(await fromAddress('2001:DB8:1:2::b', 1)).toEqual([429]);
+      expect(await fromAddress('2001:db8:1:3::a', 1)).toEqual([204]);
+      expect(await rowCount()).toBe(addressBurst + 1);
+    });
+
+    it('counts an IPv4-mapped IPv6 address as the IPv4 address it carries', async () => {
+      expect(await fromAddress('203.0.113.9', addressBurst)).toEqual(Array(addressBurst).fill(204));
+      expect(await fromAddress('::ffff:203.0.113.9', 1)).toEqual([429]);
+      expect(await fromAddress('::ffff:203.0.113.10', 1)).toEqual([204]);
+    });
+
+    it("spends none of an address's allowance on reports its visitor limit refused, so a stuck visitor does not stop its neighbours' counting", async () => {
+      const stuck: number[] = [];
+      for (let i = 0; i < addressBurst + 1; i += 1) stuck.push((await report()).status);
+      expect(stuck).toEqual([...Array(visitorBurst).fill(204), ...Array(addressBurst + 1 - visitorBurst).fill(429)]);
+      // Its neighbours behind the same address still have everything the stuck visitor did not use.
+      const neighbours = await fromAddress('203.0.113.9', addressBurst - visitorBurst + 1, 'neighbour');
+      expect(neighbours).toEqual([...Array(addressBurst - visitorBurst).fill(204), 429]);
+      expect(await rowCount()).toBe(addressBurst);
+    });
+  });
+
   it('answers 503 with Retry-After, and acknowledges nothing, when the database cannot take it', async () => {
     await store.database.db.schema.dropTable(table).execute();
     const response = await report().expect(503);
