@@ -8,6 +8,7 @@
  *   npm run stats -- --days 7              the last 7 days
  *   npm run stats -- --from 2026-01-01 --to 2026-01-31
  *   npm run stats -- --json | --csv        for export
+ *   npm run stats -- --all-sources         every source, not the top 20 of the range and top 5 of each day
  */
 import '../server/nodeVersion';
 import { parseArgs } from 'node:util';
@@ -21,7 +22,7 @@ import { DatabaseError, openDatabase } from '../server/db/openDatabase';
 import { silentLogger } from '../server/logger';
 import { runCommand, type CommandMain } from './runCommand';
 
-const usage = `Usage: npm run stats -- [--days N | --from YYYY-MM-DD [--to YYYY-MM-DD]] [--json | --csv] [--db FILE]`;
+const usage = `Usage: npm run stats -- [--days N | --from YYYY-MM-DD [--to YYYY-MM-DD]] [--json | --csv] [--all-sources] [--db FILE]`;
 
 /** The CSV's revenue column holds one currency; this says which, on stderr, so a redirected file stays plain CSV. */
 function csvCurrencyNote({ currency, all }: FunnelReport): string {
@@ -42,6 +43,7 @@ export const main: CommandMain = async (argv, env, out, err) => {
         to: { type: 'string' },
         json: { type: 'boolean' },
         csv: { type: 'boolean' },
+        'all-sources': { type: 'boolean' },
         db: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -91,9 +93,13 @@ export const main: CommandMain = async (argv, env, out, err) => {
     return 1;
   }
   try {
-    const report = await readFunnelReport(database.db, range);
+    const report = await readFunnelReport(database.db, range, values['all-sources'] ? { sources: 'all', daySources: 'all' } : {});
     out(values.json ? formatReportJson(report) : values.csv ? formatReportCsv(report) : formatReportTable(report));
     if (values.csv && report.currencies.length > 0) err(`${csvCurrencyNote(report)}\n`);
+    // On stderr, so the JSON stays a file of its own: how to have every source instead of the top ones.
+    if (values.json && (report.otherSources || report.days.some((day) => day.otherSources))) {
+      err(`stats: sources past the top ${report.sources.length} of the range and the top 5 of each day are added up in otherSources; --all-sources lists every one\n`);
+    }
   } finally {
     await database.close();
   }

@@ -8,6 +8,7 @@ import { ClickChart } from './ClickChart';
 import { DailySourceTable } from './DailySourceTable';
 import { DailyTable } from './DailyTable';
 import { FunnelSummary } from './FunnelSummary';
+import { PageTable } from './PageTable';
 import { PlacementTable } from './PlacementTable';
 import { Caption, ScrollBox } from './ScrollBox';
 import { SourceTable } from './SourceTable';
@@ -143,6 +144,21 @@ export function AdminUnavailablePage({ databaseName }: { databaseName: string })
   );
 }
 
+/** Shown with a 503 when a report was stopped for taking too long: the database answers, so this is no outage. */
+export function AdminSlowReportPage({ reason }: { reason: string }) {
+  return (
+    <AdminDocument title="Admin: report stopped">
+      <h1>The report was stopped</h1>
+      <p className="banner" role="alert">
+        {reason[0]!.toUpperCase() + reason.slice(1)}. The statistics database is answering and counting goes on; only this report was given up.
+      </p>
+      <p>
+        <a href="/admin?days=30">Show the last 30 days</a>, or reload this page to try again.
+      </p>
+    </AdminDocument>
+  );
+}
+
 /** The operator's private page: link health, then the funnel (views, clicks, conversions) per placement, source and day. Rendered per request, never cached. */
 export function AdminPage({ report, rangeError, linkHealth, affiliateUrl }: AdminPageProps) {
   return (
@@ -186,6 +202,8 @@ export function AdminPage({ report, rangeError, linkHealth, affiliateUrl }: Admi
               </div>
               <DailyTable report={report} />
               <DailySourceTable report={report} />
+              <h2>By page</h2>
+              <PageTable report={report} />
               <h2>Where clicks come from</h2>
               <Breakdown
                 caption="Clicks by device class"
@@ -193,7 +211,7 @@ export function AdminPage({ report, rangeError, linkHealth, affiliateUrl }: Admi
                 rows={report.devices.map((row) => ({ name: row.device, clicks: row.clicks }))}
               />
               <Breakdown
-                caption="Clicks by referring site (top 10; days past the retention period are not included)"
+                caption="Clicks by referring site (top 10)"
                 heading="Came from"
                 rows={report.referrers.map((row) => ({ name: row.host || '(direct, unknown or this site)', clicks: row.clicks }))}
               />

@@ -1,14 +1,14 @@
 import type { FunnelReport } from '../funnelReport/funnelReport';
-import { rate, sourceName } from '../funnelReport/reportNumbers';
-import { Amounts } from './Amounts';
+import { sourceName } from '../funnelReport/reportNumbers';
 import { Caption, ScrollBox } from './ScrollBox';
+import { otherSourcesName, SourceCells, sourceColumns } from './SourceCells';
 
 /**
- * Each day's sources, newest first, days without visitors, clicks or conversions left out. The day heads
+ * Each day's top sources (the rest added up), newest first, days without visitors, clicks or conversions left out. The day heads
  * its group of rows (a tbody per day), so the source, not the day, is what begins each row after the first.
  */
 export function DailySourceTable({ report }: { report: FunnelReport }) {
-  const active = report.days.toReversed().filter((entry) => entry.sources.length > 0);
+  const active = report.days.toReversed().filter((entry) => entry.sources.length > 0 || entry.otherSources);
   if (active.length === 0) return null;
   return (
     <ScrollBox label="Sources per day">
@@ -20,38 +20,36 @@ export function DailySourceTable({ report }: { report: FunnelReport }) {
             <th scope="col" className="name">
               Source
             </th>
-            <th scope="col">Visitors</th>
-            <th scope="col">Visitors who clicked</th>
-            <th scope="col">Clicks</th>
-            <th scope="col">Click-through rate</th>
-            <th scope="col">Conversions</th>
-            <th scope="col">Revenue</th>
+            {sourceColumns.map((column) => (
+              <th key={column} scope="col">
+                {column}
+              </th>
+            ))}
           </tr>
         </thead>
-        {active.map((entry) => (
-          <tbody key={entry.day}>
-            {entry.sources.map((row, index) => (
-              <tr key={row.source}>
-                {index === 0 && (
-                  <th scope="rowgroup" rowSpan={entry.sources.length} className="day">
-                    {entry.day}
+        {active.map((entry) => {
+          const rows = [
+            ...entry.sources.map((row) => ({ key: row.source, name: sourceName(row.source), row })),
+            ...(entry.otherSources ? [{ key: '\u0001others', name: otherSourcesName(entry.otherSources), row: entry.otherSources }] : []),
+          ];
+          return (
+            <tbody key={entry.day}>
+              {rows.map(({ key, name, row }, index) => (
+                <tr key={key}>
+                  {index === 0 && (
+                    <th scope="rowgroup" rowSpan={rows.length} className="day">
+                      {entry.day}
+                    </th>
+                  )}
+                  <th scope="row" className="name">
+                    {name}
                   </th>
-                )}
-                <th scope="row" className="name">
-                  {sourceName(row.source)}
-                </th>
-                <td>{row.visitors}</td>
-                <td>{row.clickers}</td>
-                <td>{row.clicks}</td>
-                <td>{rate(row.clickers, row.visitors)}</td>
-                <td>{row.conversions}</td>
-                <td>
-                  <Amounts earnings={row} />
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        ))}
+                  <SourceCells row={row} />
+                </tr>
+              ))}
+            </tbody>
+          );
+        })}
       </table>
     </ScrollBox>
   );

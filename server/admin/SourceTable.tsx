@@ -1,10 +1,11 @@
 import type { FunnelReport } from '../funnelReport/funnelReport';
-import { rate, sourceName } from '../funnelReport/reportNumbers';
-import { Amounts } from './Amounts';
+import { sourceName } from '../funnelReport/reportNumbers';
 import { Caption, ScrollBox } from './ScrollBox';
+import { otherSourcesName, SourceCells, sourceColumns } from './SourceCells';
 
-/** Per source (what brought the visitor): visitors, clicks, click-through rate, conversions and revenue. */
+/** Per source (what brought the visitor): visitors, clicks, click-through rate, conversions and revenue; the top ones, the rest added up. */
 export function SourceTable({ report }: { report: FunnelReport }) {
+  const others = report.otherSources;
   return (
     <>
       <ScrollBox label="Visitors, clicks and conversions by source">
@@ -15,16 +16,15 @@ export function SourceTable({ report }: { report: FunnelReport }) {
           <thead>
             <tr>
               <th scope="col">Source</th>
-              <th scope="col">Visitors</th>
-              <th scope="col">Visitors who clicked</th>
-              <th scope="col">Clicks</th>
-              <th scope="col">Click-through rate</th>
-              <th scope="col">Conversions</th>
-              <th scope="col">Revenue</th>
+              {sourceColumns.map((column) => (
+                <th key={column} scope="col">
+                  {column}
+                </th>
+              ))}
             </tr>
           </thead>
           <tbody>
-            {report.sources.length === 0 ? (
+            {report.sources.length === 0 && !others ? (
               <tr>
                 <td colSpan={7}>No visitors, clicks or conversions in this range.</td>
               </tr>
@@ -32,16 +32,15 @@ export function SourceTable({ report }: { report: FunnelReport }) {
               report.sources.map((row) => (
                 <tr key={row.source}>
                   <th scope="row">{sourceName(row.source)}</th>
-                  <td>{row.visitors}</td>
-                  <td>{row.clickers}</td>
-                  <td>{row.clicks}</td>
-                  <td>{rate(row.clickers, row.visitors)}</td>
-                  <td>{row.conversions}</td>
-                  <td>
-                    <Amounts earnings={row} />
-                  </td>
+                  <SourceCells row={row} />
                 </tr>
               ))
+            )}
+            {others && (
+              <tr className="others">
+                <th scope="row">{otherSourcesName(others)}</th>
+                <SourceCells row={others} />
+              </tr>
             )}
           </tbody>
         </table>
@@ -51,6 +50,13 @@ export function SourceTable({ report }: { report: FunnelReport }) {
         the share of visitors who clicked.
         {report.sources.some((row) => row.source === '') &&
           ` ${sourceName('')}: a click from a browser without JavaScript, a page reloaded from this site, or a conversion whose click was not found.`}
+        {others && (
+          <>
+            {' '}
+            The {report.sources.length} sources with most visitors are listed and the rest added up; <code>npm run stats -- --json --all-sources</code>{' '}
+            lists every one.
+          </>
+        )}
       </p>
     </>
   );

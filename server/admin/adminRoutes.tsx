@@ -5,7 +5,8 @@ import { reportRange, ReportRangeError, type ReportRange } from '../funnelReport
 import type { LinkHealthState } from '../linkHealth/linkMonitor';
 import type { Logger } from '../logger';
 import { requireAdminToken, setPrivateHeaders } from './adminAuth';
-import { AdminPage, AdminUnavailablePage } from './AdminPage';
+import { SlowReportError } from '../funnelReport/reportReader';
+import { AdminPage, AdminSlowReportPage, AdminUnavailablePage } from './AdminPage';
 import { adminCssHash } from './adminStyles';
 
 export interface AdminRouteOptions {
@@ -58,7 +59,13 @@ export function adminRoutes({ token, affiliateUrl, readStats, databaseName = 'th
       // With click counting off there is no database to blame: that is a fault of ours, not an outage.
       if (!readStats) throw failure;
       res.status(503).set('Retry-After', String(retryAfterSeconds));
-      page = <AdminUnavailablePage databaseName={databaseName} />;
+      // A report stopped for taking too long is not the database failing: say which it was.
+      if (failure instanceof SlowReportError) {
+        logger.info(`/admin: ${failure.message}`);
+        page = <AdminSlowReportPage reason={failure.message} />;
+      } else {
+        page = <AdminUnavailablePage databaseName={databaseName} />;
+      }
     }
     res.send(`<!DOCTYPE html>${renderToStaticMarkup(page)}`);
   });

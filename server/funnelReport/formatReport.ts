@@ -1,4 +1,4 @@
-import type { FunnelReport } from './funnelReport';
+import type { FunnelReport, OtherSources } from './funnelReport';
 import type { Earnings } from './earnings';
 import { counted, rate, revenueText, share, sourceName } from './reportNumbers';
 
@@ -71,21 +71,29 @@ function placementLines(report: FunnelReport): string[] {
   return lines;
 }
 
+/** The name of the row that adds up the sources past the listed ones. */
+const otherSourcesName = (others: OtherSources) => `(${others.sourceCount} other${others.sourceCount === 1 ? '' : 's'})`;
+
 function sourceLines(report: FunnelReport): string[] {
-  if (report.sources.length === 0) return ['No visitors from any source in this range.'];
+  const others = report.otherSources;
+  if (report.sources.length === 0 && !others) return ['No visitors from any source in this range.'];
   const rows: string[][] = [['Source', 'Visitors', 'Clicked', 'Clicks', 'CTR', 'Conv.', 'Revenue']];
-  for (const source of report.sources) {
-    rows.push([
-      cut(sourceName(source.source)),
-      String(source.visitors),
-      String(source.clickers),
-      String(source.clicks),
-      rate(source.clickers, source.visitors),
-      String(source.conversions),
-      revenueCell(source),
-    ]);
+  const named = [...report.sources.map((source) => ({ name: cut(sourceName(source.source)), row: source })), ...(others ? [{ name: otherSourcesName(others), row: others }] : [])];
+  for (const { name, row } of named) {
+    rows.push([name, String(row.visitors), String(row.clickers), String(row.clicks), rate(row.clickers, row.visitors), String(row.conversions), revenueCell(row)]);
   }
-  return [table(rows, 1), 'Clicked: visitors who clicked. CTR: the share of visitors who clicked.'];
+  const lines = [table(rows, 1), 'Clicked: visitors who clicked. CTR: the share of visitors who clicked.'];
+  if (others) lines.push(`The ${report.sources.length} sources with most visitors are listed; --all-sources lists every one.`);
+  return lines;
+}
+
+function pageLines(report: FunnelReport): string[] {
+  if (report.pages.length === 0) return ['No views or clicks in this range.'];
+  const rows: string[][] = [['Page', 'Views', 'Visitors', 'Clicks', 'Clicked', 'CTR']];
+  for (const page of report.pages) {
+    rows.push([cut(page.page, 40), String(page.views), String(page.visitors), String(page.clicks), String(page.clickers), rate(page.clickers, page.visitors)]);
+  }
+  return [table(rows, 1)];
 }
 
 function dayLines(report: FunnelReport): string[] {
@@ -93,7 +101,7 @@ function dayLines(report: FunnelReport): string[] {
   const funnelRows: string[][] = [['Day', 'Views', 'Visitors', 'Clicked', 'Clicks', 'Conv.', 'Revenue']];
   const placementRows: string[][] = [['Day', 'Placement', 'Clicks', 'Visitors', 'Conv.', 'Revenue']];
   const sourceRows: string[][] = [['Day', 'Source', 'Visitors', 'Clicked', 'Clicks', 'Conv.', 'Revenue']];
-  for (const { day, all, placements, sources } of newestFirst) {
+  for (const { day, all, placements, sources, otherSources } of newestFirst) {
     if (all.views === 0 && all.clicks === 0 && all.conversions === 0) continue;
     funnelRows.push([day, String(all.views), String(all.viewVisitors), String(all.visitors), String(all.clicks), String(all.conversions), revenueCell(all)]);
     const active = Object.entries(placements).filter(([, count]) => count.clicks > 0 || count.conversions > 0);
@@ -105,8 +113,9 @@ function dayLines(report: FunnelReport): string[] {
     if (active.length > 1 || all.conversions > placed) {
       placementRows.push([active.length === 0 ? day : '', 'all placements', String(all.clicks), String(all.visitors), String(all.conversions), revenueCell(all)]);
     }
-    sources.forEach((source, index) => {
-      sourceRows.push([index === 0 ? day : '', cut(sourceName(source.source)), String(source.visitors), String(source.clickers), String(source.clicks), String(source.conversions), revenueCell(source)]);
+    const named = [...sources.map((source) => ({ name: cut(sourceName(source.source)), row: source })), ...(otherSources ? [{ name: otherSourcesName(otherSources), row: otherSources }] : [])];
+    named.forEach(({ name, row }, index) => {
+      sourceRows.push([index === 0 ? day : '', name, String(row.visitors), String(row.clickers), String(row.clicks), String(row.conversions), revenueCell(row)]);
     });
   }
   if (funnelRows.length === 1) return ['Nothing in this range: no views, clicks or conversions.'];
@@ -129,6 +138,9 @@ export function formatReportTable(report: FunnelReport): string {
     '',
     'By source (what brought the visitor)',
     ...sourceLines(report),
+    '',
+    'By page',
+    ...pageLines(report),
     '',
     'By day (newest first; days with nothing are left out)',
     ...dayLines(report),

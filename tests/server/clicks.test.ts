@@ -18,7 +18,7 @@ const rows = (store: TestEngineDatabase) => store.database.db.selectFrom('clicks
 const everything = async (database: AppDatabase) =>
   JSON.stringify([
     await database.db.selectFrom('clicks').selectAll().execute(),
-    await database.db.selectFrom('daily_totals').selectAll().execute(),
+    await database.db.selectFrom('daily_counts').selectAll().execute(),
   ]);
 
 function report(app: Awaited<ReturnType<typeof setUp>>['app'], body: string | object, headers: Record<string, string> = {}) {

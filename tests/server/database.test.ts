@@ -29,37 +29,9 @@ describe.each(engines)('on %s', (engine) => {
 
   describe('the click store', () => {
     it('commits a click before record resolves', async () => {
-      await createClickStore(db(), { retentionDays: 400 }).record(click({ referrerHost: 'www.google.com' }));
+      await createClickStore(db()).record(click({ referrerHost: 'www.google.com' }));
       expect(await db().selectFrom('clicks').select(['at', 'day', 'placement', 'page', 'referrer_host', 'device', 'visitor', 'via']).execute()).toEqual([
         { at: Date.parse('2026-11-20T12:00:00Z'), day: '2026-11-20', placement: 'hero', page: '/', referrer_host: 'www.google.com', device: 'mobile', visitor: 'v1', via: 'beacon' },
-      ]);
-    });
-
-    it('folds raw clicks older than the retention period into daily totals and deletes them', async () => {
-      const store = createClickStore(db(), { retentionDays: 10 });
-      await store.record(click({ at: new Date('2026-11-01T10:00:00Z'), visitor: 'a' }));
-      await store.record(click({ at: new Date('2026-11-01T11:00:00Z'), visitor: 'a' }));
-      await store.record(click({ at: new Date('2026-11-01T12:00:00Z'), visitor: 'b', placement: 'bonus' }));
-      await store.record(click({ at: new Date('2026-11-19T12:00:00Z'), visitor: 'c' }));
-
-      expect(await store.foldOldClicks(new Date('2026-11-20T08:00:00Z'))).toBe(3);
-
-      expect(await db().selectFrom('clicks').select('day').execute()).toEqual([{ day: '2026-11-19' }]);
-      expect(await db().selectFrom('daily_totals').selectAll().orderBy('placement').execute()).toEqual([
-        { day: '2026-11-01', placement: '*', clicks: 3, visitors: 2 },
-        { day: '2026-11-01', placement: 'bonus', clicks: 1, visitors: 1 },
-        { day: '2026-11-01', placement: 'hero', clicks: 2, visitors: 1 },
-      ]);
-    });
-
-    it('adds to the daily totals of a day folded before', async () => {
-      const store = createClickStore(db(), { retentionDays: 10 });
-      await store.record(click({ at: new Date('2026-11-01T10:00:00Z'), visitor: 'a' }));
-      await store.foldOldClicks(new Date('2026-11-20T00:00:00Z'));
-      await store.record(click({ at: new Date('2026-11-01T11:00:00Z'), visitor: 'b' }));
-      expect(await store.foldOldClicks(new Date('2026-11-20T00:00:00Z'))).toBe(1);
-      expect(await db().selectFrom('daily_totals').select(['placement', 'clicks', 'visitors']).where('placement', '=', 'hero').execute()).toEqual([
-        { placement: 'hero', clicks: 2, visitors: 2 },
       ]);
     });
   });
@@ -199,7 +171,7 @@ describe('SQLite', () => {
   it('keeps recorded clicks across a restart', async () => {
     const file = path.join(temp.dir(), 'clicks.sqlite');
     const first = await open(file);
-    await createClickStore(first.db, { retentionDays: 400 }).record(click());
+    await createClickStore(first.db).record(click());
     await first.close();
     const second = await open(file);
     expect(await second.db.selectFrom('clicks').select(['placement', 'day']).execute()).toEqual([{ placement: 'hero', day: '2026-11-20' }]);
@@ -232,7 +204,7 @@ describe('SQLite', () => {
   it('refuses a database whose pages are damaged', async () => {
     const file = path.join(temp.dir(), 'clicks.sqlite');
     const database = await open(file);
-    const store = createClickStore(database.db, { retentionDays: 400 });
+    const store = createClickStore(database.db);
     for (let i = 0; i < 2000; i += 1) await store.record(click({ visitor: `visitor-${i}` }));
     await database.close();
     const bytes = readFileSync(file);
@@ -277,7 +249,7 @@ describe('SQLite', () => {
     it('reads while a writer has the database open', async () => {
       const file = path.join(temp.dir(), 'clicks.sqlite');
       const writer = await open(file);
-      await createClickStore(writer.db, { retentionDays: 400 }).record(click());
+      await createClickStore(writer.db).record(click());
       const reader = await open(file, true);
       expect(await reader.db.selectFrom('clicks').select('placement').execute()).toEqual([{ placement: 'hero' }]);
       await reader.close();

@@ -1,7 +1,7 @@
 import { createClickStore, type Click } from '../../server/clicks/clickStore';
 import { parseConversion, type ConversionFields } from '../../server/conversions/conversionFields';
 import { createConversionStore, minimumConversionDays } from '../../server/conversions/conversionStore';
-import { runMaintenance } from '../../server/db/maintenance';
+import { runMaintenance } from '../../server/jobs/maintenance';
 import { createStatsStores } from '../../server/db/statsStores';
 import { silentLogger } from '../../server/logger';
 import { createViewStore, type View } from '../../server/views/viewStore';
@@ -35,7 +35,7 @@ describe.each(engines)('the funnel stores on %s', (engine) => {
   describe('a conversion joins its click by the click ID', () => {
     it('and keeps the click placement, page, source, device and day', async () => {
       const clickId = newClickId('bonus');
-      await createClickStore(db(), { retentionDays: 400 }).record(click({ placement: 'bonus', page: '/about-us', device: 'tablet', clickId, source: 'newsletter' }));
+      await createClickStore(db()).record(click({ placement: 'bonus', page: '/about-us', device: 'tablet', clickId, source: 'newsletter' }));
       await createConversionStore(db()).record(report({ txid: 'T-1', subid: clickId, payout: '40' }), 'postback', new Date('2026-11-23T09:00:00Z'));
       expect(await conversionRows()).toEqual([
         { txid: 'T-1', click_id: clickId, placement: 'bonus', click_day: '2026-11-20', page: '/about-us', source: 'newsletter', device: 'tablet', day: '2026-11-23' },
@@ -44,7 +44,7 @@ describe.each(engines)('the funnel stores on %s', (engine) => {
 
     it('read without case, as ClickBank sends its tid back upper-cased', async () => {
       const clickId = newClickId('hero');
-      await createClickStore(db(), { retentionDays: 400 }).record(click({ clickId, source: 'google.com' }));
+      await createClickStore(db()).record(click({ clickId, source: 'google.com' }));
       await createConversionStore(db()).record(report({ txid: 'T-2', subid: clickId.toUpperCase() }), 'postback');
       expect(await conversionRows()).toEqual([expect.objectContaining({ click_id: clickId, placement: 'hero', source: 'google.com', click_day: '2026-11-20' })]);
     });
@@ -59,7 +59,7 @@ describe.each(engines)('the funnel stores on %s', (engine) => {
 
     it('a refund of a transaction not seen yet is joined too, so its late sale arrives reversed and attributed', async () => {
       const clickId = newClickId('explainer');
-      await createClickStore(db(), { retentionDays: 400 }).record(click({ placement: 'explainer', clickId, source: 'direct' }));
+      await createClickStore(db()).record(click({ placement: 'explainer', clickId, source: 'direct' }));
       const store = createConversionStore(db());
       expect(await store.record(report({ txid: 'T-4', subid: clickId, status: 'refund' }), 'postback')).toBe('unknown txid');
       expect(await store.record(report({ txid: 'T-4', subid: clickId }), 'postback')).toBe('duplicate');
@@ -67,44 +67,10 @@ describe.each(engines)('the funnel stores on %s', (engine) => {
     });
   });
 
-  describe('folding past the retention period', () => {
-    it('folds views per source and per day into daily_sources, and deletes them', async () => {
-      const views = createViewStore(db(), { retentionDays: 10 });
-      await views.record(view({ at: new Date('2026-11-01T10:00:00Z'), source: 'newsletter', visitor: 'a' }));
-      await views.record(view({ at: new Date('2026-11-01T10:01:00Z'), source: 'newsletter', visitor: 'a', page: '/about-us' }));
-      await views.record(view({ at: new Date('2026-11-01T11:00:00Z'), source: 'direct', visitor: 'b' }));
-      await views.record(view({ at: new Date('2026-11-01T12:00:00Z'), source: null, visitor: 'b' }));
-      await views.record(view({ at: new Date('2026-11-19T12:00:00Z'), visitor: 'c' }));
-
-      expect(await views.foldOldViews(new Date('2026-11-20T08:00:00Z'))).toBe(4);
-
-      expect(await db().selectFrom('views').select('day').execute()).toEqual([{ day: '2026-11-19' }]);
-      expect(await db().selectFrom('daily_sources').selectAll().orderBy('source').execute()).toEqual([
-        { day: '2026-11-01', source: '', views: 1, visitors: 1, clicks: 0, clickers: 0 },
-        { day: '2026-11-01', source: '*', views: 4, visitors: 2, clicks: 0, clickers: 0 },
-        { day: '2026-11-01', source: 'direct', views: 1, visitors: 1, clicks: 0, clickers: 0 },
-        { day: '2026-11-01', source: 'newsletter', views: 2, visitors: 1, clicks: 0, clickers: 0 },
-      ]);
-    });
-
-    it('adds the folded clicks of each source to the same rows', async () => {
-      const now = new Date('2026-11-20T08:00:00Z');
-      await createViewStore(db(), { retentionDays: 10 }).record(view({ at: new Date('2026-11-01T10:00:00Z'), source: 'newsletter', visitor: 'a' }));
-      const clicks = createClickStore(db(), { retentionDays: 10 });
-      await clicks.record(click({ at: new Date('2026-11-01T10:02:00Z'), source: 'newsletter', visitor: 'a' }));
-      await clicks.record(click({ at: new Date('2026-11-01T10:03:00Z'), source: 'newsletter', visitor: 'a', placement: 'bonus' }));
-      await clicks.record(click({ at: new Date('2026-11-01T10:04:00Z'), visitor: 'z', via: 'ping' }));
-      await createViewStore(db(), { retentionDays: 10 }).foldOldViews(now);
-      await clicks.foldOldClicks(now);
-      expect(await db().selectFrom('daily_sources').selectAll().where('source', '!=', '*').orderBy('source').execute()).toEqual([
-        { day: '2026-11-01', source: '', views: 0, visitors: 0, clicks: 1, clickers: 1 },
-        { day: '2026-11-01', source: 'newsletter', views: 1, visitors: 1, clicks: 2, clickers: 1 },
-      ]);
-    });
-
+  describe('past the retention period', () => {
     it(`folds conversions only once they are past both the retention period and ${minimumConversionDays} days, under their click's day`, async () => {
       const clickId = newClickId('hero');
-      await createClickStore(db(), { retentionDays: 30 }).record(click({ at: new Date('2026-01-10T12:00:00Z'), clickId, source: 'newsletter' }));
+      await createClickStore(db()).record(click({ at: new Date('2026-01-10T12:00:00Z'), clickId, source: 'newsletter' }));
       const store = createConversionStore(db(), { retentionDays: 30 });
       await store.record(report({ txid: 'OLD-1', subid: clickId, payout: '40.25' }), 'postback', new Date('2026-01-12T00:00:00Z'));
       await store.record(report({ txid: 'OLD-2', subid: 'hero', payout: '10', currency: 'EUR' }), 'import', new Date('2026-01-12T00:00:00Z'));
@@ -124,7 +90,7 @@ describe.each(engines)('the funnel stores on %s', (engine) => {
       ]);
     });
 
-    it('is what maintenance does once a day: views, clicks and conversions', async () => {
+    it('is what maintenance does: closes the days, then deletes old views and clicks and folds old conversions', async () => {
       const stores = createStatsStores(opened.database, { retentionDays: 10 });
       await stores.views.record(view({ at: new Date('2025-01-01T10:00:00Z') }));
       await stores.clicks.record(click({ at: new Date('2025-01-01T10:01:00Z'), source: 'direct' }));
@@ -134,7 +100,14 @@ describe.each(engines)('the funnel stores on %s', (engine) => {
       for (const table of ['views', 'clicks', 'conversions'] as const) {
         expect(await db().selectFrom(table).select('id').execute()).toEqual([]);
       }
-      expect(lines).toEqual(['Folded 1 views and 1 clicks older than 10 days, and 1 conversions older than 180 days, into daily totals']);
+      expect(lines).toEqual([
+        'Closed 2025-01-01 to 2026-11-19 into daily totals',
+        'Deleted 1 views and 1 clicks older than 10 days (their days stay in the daily totals), and folded 1 conversions older than 180 days into daily totals',
+      ]);
+      expect(await db().selectFrom('daily_counts').select(['dimension', 'value', 'views', 'clicks']).where('day', '=', '2025-01-01').where('dimension', 'in', ['all', 'source']).orderBy('dimension').execute()).toEqual([
+        { dimension: 'all', value: '', views: 1, clicks: 1 },
+        { dimension: 'source', value: 'direct', views: 1, clicks: 1 },
+      ]);
     });
   });
 });

@@ -1,0 +1,44 @@
+import type { FunnelReport } from '../funnelReport/funnelReport';
+import { rate } from '../funnelReport/reportNumbers';
+import { Caption, ScrollBox } from './ScrollBox';
+
+/** The pages with most views, and the clicks made on them: which page sends visitors on. */
+export function PageTable({ report }: { report: FunnelReport }) {
+  return (
+    <ScrollBox label="Views and clicks by page">
+      <table>
+        <Caption>
+          Views and clicks by page (the {report.pages.length === 20 ? '20 with most views' : 'pages viewed'}), {report.from} to {report.to}
+        </Caption>
+        <thead>
+          <tr>
+            <th scope="col">Page</th>
+            <th scope="col">Views</th>
+            <th scope="col">Visitors</th>
+            <th scope="col">Clicks</th>
+            <th scope="col">Visitors who clicked</th>
+            <th scope="col">Click-through rate</th>
+          </tr>
+        </thead>
+        <tbody>
+          {report.pages.length === 0 ? (
+            <tr>
+              <td colSpan={6}>No views or clicks in this range.</td>
+            </tr>
+          ) : (
+            report.pages.map((row) => (
+              <tr key={row.page}>
+                <th scope="row">{row.page}</th>
+                <td>{row.views}</td>
+                <td>{row.visitors}</td>
+                <td>{row.clicks}</td>
+                <td>{row.clickers}</td>
+                <td>{rate(row.clickers, row.visitors)}</td>
+              </tr>
+            ))
+          )}
+        </tbody>
+      </table>
+    </ScrollBox>
+  );
+}

@@ -1,0 +1,25 @@
+import type { OtherSources, SourceCount } from '../funnelReport/funnelReport';
+import { rate } from '../funnelReport/reportNumbers';
+import { Amounts } from './Amounts';
+
+/** The column headings after a source's name, in the order SourceCells fills them. */
+export const sourceColumns = ['Visitors', 'Visitors who clicked', 'Clicks', 'Click-through rate', 'Conversions', 'Revenue'];
+
+/** A source's figures (or the other sources' added up): the cells after its name, in sourceColumns' order. */
+export function SourceCells({ row }: { row: SourceCount | OtherSources }) {
+  return (
+    <>
+      <td>{row.visitors}</td>
+      <td>{row.clickers}</td>
+      <td>{row.clicks}</td>
+      <td>{rate(row.clickers, row.visitors)}</td>
+      <td>{row.conversions}</td>
+      <td>
+        <Amounts earnings={row} />
+      </td>
+    </>
+  );
+}
+
+/** The row name of the sources past the listed ones. */
+export const otherSourcesName = (others: OtherSources) => (others.sourceCount === 1 ? '1 other source' : `${others.sourceCount} other sources`);
