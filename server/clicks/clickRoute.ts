@@ -81,6 +81,9 @@ export function clickRoutes({ store, ...guards }: ClickRouteOptions): express.Ro
     subject: 'click',
     expected: 'a known placement',
     read: (req, body) => (req.is('text/ping') ? fromPing(req, body) : fromBeacon(body, req.host.toLowerCase())),
-    record: (report, visit) => store.record({ ...report, ...visit }),
+    // A replay of a click ID already recorded is answered 204 like any other: the click is counted, once.
+    record: async (report, visit) => {
+      await store.record({ ...report, ...visit });
+    },
   });
 }

@@ -47,7 +47,7 @@ export function createClickStore(db: Kysely<Schema>): ClickStore {
           click_id: click.clickId ?? null,
           source: click.source ?? null,
         })
-        // The unique index on click_id (migration 5) decides, so instances sharing PostgreSQL agree.
+        // The unique index on click_id (migration 6) decides, so instances sharing PostgreSQL agree.
         .onConflict((conflict) => conflict.column('click_id').doNothing())
         .executeTakeFirst();
       return Number(inserted.numInsertedOrUpdatedRows ?? 0) > 0;
