@@ -58,10 +58,12 @@ export const reportWorkerFile = path.join(distDir, 'server', 'reportWorker.cjs')
 export function workerReportReader(file: string, { timeoutMs = reportTimeoutMs, workerFile = reportWorkerFile } = {}): ReportReader {
   let worker: Worker | undefined;
   let nextId = 1;
-  const pending = new Map<number, { resolve(value: unknown): void; reject(error: Error): void; timer: NodeJS.Timeout }>();
+  const pending = new Map<number, { worker: Worker; resolve(value: unknown): void; reject(error: Error): void; timer: NodeJS.Timeout }>();
 
-  const failAll = (error: Error) => {
+  /** Fails the reports a worker was reading: an ended worker's, never those a fresh one has taken since. */
+  const failAll = (ended: Worker, error: Error) => {
     for (const [id, request] of pending) {
+      if (request.worker !== ended) continue;
       clearTimeout(request.timer);
       pending.delete(id);
       request.reject(error);
@@ -78,10 +80,10 @@ export function workerReportReader(file: string, { timeoutMs = reportTimeoutMs, 
       if ('error' in response) request.reject(new Error(response.error));
       else request.resolve(response.result);
     });
-    started.on('error', (error) => failAll(error));
+    started.on('error', (error) => failAll(started, error));
     started.on('exit', () => {
       if (worker === started) worker = undefined;
-      failAll(new Error('the report worker stopped'));
+      failAll(started, new Error('the report worker stopped'));
     });
     return started;
   };
@@ -98,7 +100,7 @@ export function workerReportReader(file: string, { timeoutMs = reportTimeoutMs, 
         if (worker === running) worker = undefined;
         void running.terminate();
       }, timeoutMs);
-      pending.set(id, { resolve: resolve as (value: unknown) => void, reject, timer });
+      pending.set(id, { worker: running, resolve: resolve as (value: unknown) => void, reject, timer });
       running.postMessage({ ...request, id });
     });
   };
