@@ -12,7 +12,8 @@ import '../server/nodeVersion';
 import { parseArgs } from 'node:util';
 import { ConfigError, defaultClicksDb, loadConfig } from '../server/config';
 import { copyDatabase, type CopyCounts, type CopyReport } from '../server/db/copyDatabase';
-import { DatabaseError, openDatabase } from '../server/db/openDatabase';
+import { DatabaseError, openDatabase, type AppDatabase } from '../server/db/openDatabase';
+import { errorSummary, printable } from '../server/errorText';
 import { silentLogger } from '../server/logger';
 import { runCommand, type CommandMain } from './runCommand';
 
@@ -27,7 +28,7 @@ const txidsNamed = 20;
 function summary(report: CopyReport): string {
   const { skippedTxids } = report.conversions;
   return [
-    line('raw clicks', report.clicks),
+    line('raw clicks', report.clicks, 'the target holds their click ID already, and a click ID counts once'),
     line('page views', report.views),
     line('conversions', report.conversions, 'the target holds these txids in another state and keeps its own'),
     ...skippedTxids.slice(0, txidsNamed).map((txid) => `    kept the target's state of txid ${JSON.stringify(txid)}\n`),
@@ -68,7 +69,7 @@ export const main: CommandMain = async (argv, env, out, err) => {
   }
   const file = values.from ?? (env.CLICKS_DB?.trim() || defaultClicksDb);
 
-  const opened = [];
+  const opened: AppDatabase[] = [];
   try {
     const from = await openDatabase({ engine: 'sqlite', file }, { logger: silentLogger, readOnly: true });
     opened.push(from);
@@ -80,12 +81,19 @@ export const main: CommandMain = async (argv, env, out, err) => {
     out(summary(report));
     return 0;
   } catch (error) {
-    if (!(error instanceof DatabaseError)) throw error;
-    err(`db:copy: ${error.message}\n`);
+    if (error instanceof DatabaseError) {
+      err(`db:copy: ${error.message}\n`);
+      return 1;
+    }
+    // Mid-copy (a query timeout, a connection dropped): each availability tracker knows whether its database failed.
+    const failed = opened.find((database) => !database.availability.available);
+    const what = printable(errorSummary(error));
+    err(`db:copy: the copy stopped at an error${failed ? ` from ${failed.name}` : ''}: ${what}; what was copied is kept, and running the copy again adds only the rest\n`);
     return 1;
   } finally {
-    await Promise.all(opened.map((database) => database.close()));
+    // A database that stopped answering may fail to close too; that must not hide the line above.
+    await Promise.all(opened.map((database) => database.close().catch(() => {})));
   }
 };
 
-if (require.main === module) runCommand(main);
+if (require.main === module) runCommand(main, 'db:copy');

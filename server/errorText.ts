@@ -30,3 +30,18 @@ export function firstLine(text: string): string {
 export function errorSummary(error: unknown): string {
   return firstLine(messageOf(error)) || errorCode(error) || 'unknown error';
 }
+
+/** Control characters (C0, DEL, C1) and the invisible marks that reorder text on screen. */
+const unprintable = /[\p{Cc}\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/gu;
+
+/**
+ * Text as a terminal may show it: every control character (a line break included) and bidirectional
+ * mark written out as \xNN or \uNNNN, so a value read from a file or a network can neither break the
+ * line it is quoted in nor drive the terminal (colours, cursor moves, a title, a bell).
+ */
+export function printable(text: string): string {
+  return text.replace(unprintable, (char) => {
+    const code = char.codePointAt(0)!;
+    return code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
+  });
+}

@@ -57,14 +57,15 @@ export async function copyDatabase(source: Kysely<Schema>, target: Kysely<Schema
   const skippedTxids = new Set(conversions.skippedTxids);
   return {
     sourceSchema,
-    clicks: await copyRows(source, target, 'clicks', 'at', funnel ? [...clickColumns, 'click_id', 'source'] : clickColumns),
+    // A click ID counts once (migration 6): a click whose ID the target already holds is skipped, never an error.
+    clicks: await copyRows(source, target, 'clicks', 'at', funnel ? [...clickColumns, 'click_id', 'source'] : clickColumns, { unique: 'click_id' }),
     views: funnel ? await copyRows(source, target, 'views', 'at', ['at', 'day', 'page', 'referrer_host', 'source', 'medium', 'campaign', 'device', 'visitor']) : none(),
     conversions,
     conversionEvents:
       sourceSchema >= 3
-        ? await copyRows(source, target, 'conversion_events', 'received_at', ['txid', 'status', 'outcome', 'subid', 'payout_micros', 'currency', 'via', 'received_at'], (row) =>
-            skippedTxids.has(String(row.txid)),
-          )
+        ? await copyRows(source, target, 'conversion_events', 'received_at', ['txid', 'status', 'outcome', 'subid', 'payout_micros', 'currency', 'via', 'received_at'], {
+            skip: (row) => skippedTxids.has(String(row.txid)),
+          })
         : none(),
     dailyTotals: await copyDailyRows(source, target, 'daily_totals', ['day', 'placement'], ['clicks', 'visitors']),
     dailySources: funnel ? await copyDailyRows(source, target, 'daily_sources', ['day', 'source'], ['views', 'visitors', 'clicks', 'clickers']) : none(),
@@ -83,6 +84,13 @@ const pick = (row: Row, columns: readonly string[]) => Object.fromEntries(column
 
 type UnkeyedTable = 'clicks' | 'views' | 'conversion_events' | 'link_checks';
 
+interface CopyRowsOptions {
+  /** Rows not to copy, counted as skipped. */
+  skip?: (row: Row) => boolean;
+  /** A column the target holds unique (clicks.click_id): a row whose value the target already has is skipped. */
+  unique?: string;
+}
+
 /** Rows without a key of their own, matched one for one with identical rows the target held before the copy began. */
 async function copyRows(
   source: Kysely<Schema>,
@@ -90,7 +98,7 @@ async function copyRows(
   table: UnkeyedTable,
   timeColumn: 'at' | 'received_at' | 'checked_at',
   columns: readonly string[],
-  skip: (row: Row) => boolean = () => false,
+  { skip = () => false, unique }: CopyRowsOptions = {},
 ): Promise<CopyCounts> {
   const counts = none();
   // Rows the target gains from now on (this copy's, or a live instance's) are never mistaken for old ones.
@@ -120,9 +128,15 @@ async function copyRows(
       return false;
     });
     const copying = missing.filter((row) => !skip(row));
-    if (copying.length > 0) await into.insertInto(table).values(copying.map((row) => pick(row, columns))).execute();
-    counts.copied += copying.length;
-    counts.skipped += missing.length - copying.length;
+    let copied = 0;
+    if (copying.length > 0) {
+      const insert = into.insertInto(table).values(copying.map((row) => pick(row, columns)));
+      // The target's row wins: one a live instance recorded, or the first of a value the source holds twice.
+      const result = await (unique ? insert.onConflict((conflict: any) => conflict.column(unique).doNothing()) : insert).executeTakeFirst();
+      copied = unique ? Number(result.numInsertedOrUpdatedRows ?? 0) : copying.length;
+    }
+    counts.copied += copied;
+    counts.skipped += missing.length - copied;
     counts.present += batch.length - missing.length;
   }
 }

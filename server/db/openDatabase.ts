@@ -150,7 +150,12 @@ const pgTypes = {
 
 /** A pool on a PostgreSQL URL, with bigints read as numbers; the URL's own sslmode (disable, require, verify-full, ...) decides TLS, as libpq's clients do. */
 export function postgresPool(url: string, options: pg.PoolConfig = {}): pg.Pool {
-  return new pg.Pool({ connectionString: url, types: pgTypes, connectionTimeoutMillis: 5_000, idleTimeoutMillis: 30_000, application_name: 'auctions-guide', ...options });
+  const pool = new pg.Pool({ connectionString: url, types: pgTypes, connectionTimeoutMillis: 5_000, idleTimeoutMillis: 30_000, application_name: 'auctions-guide', ...options });
+  // A connection the server ends while it is checked out (between a transaction's statements, say) emits
+  // 'error' on its client, where the pool does not listen then: unhandled, it would end the process, the
+  // site or a command with a stack trace. The statement under way, or the next one, fails on its own.
+  pool.on('connect', (client) => client.on('error', () => {}));
+  return pool;
 }
 
 function postgresDialect(url: string, availability: Availability): EngineDialect {
