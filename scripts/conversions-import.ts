@@ -13,9 +13,11 @@ import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../server/config';
 import { formatPayout, statusMapFromPairs } from '../server/conversions/conversionFields';
 import { importConversions, ImportSetupError, type ImportOptions } from '../server/conversions/conversionImport';
+import { decodeCsvText } from '../server/conversions/csvText';
 import { createConversionStore, readConversionTotals } from '../server/conversions/conversionStore';
 import type { DatabaseSettings } from '../server/db/databaseSettings';
 import { DatabaseError, openDatabase } from '../server/db/openDatabase';
+import { errorSummary, printable } from '../server/errorText';
 import { silentLogger } from '../server/logger';
 import { runCommand, type CommandMain } from './runCommand';
 
@@ -26,8 +28,13 @@ Columns default to txid, subid, payout, currency and status (matched without cas
 
 const columnOptions = { txid: 'txid-column', subid: 'subid-column', payout: 'payout-column', currency: 'currency-column', status: 'status-column' } as const;
 
+/** Every line as a terminal may show it: whatever a value from the file or the command line holds, only line ends stay. */
+const printableLines = (write: (text: string) => void) => (text: string) => write(text.split('\n').map(printable).join('\n'));
+
 /** Exit codes: 0 every row imported or already there, 1 a row rejected (or no usable file or database), 64 bad arguments. */
-export const main: CommandMain = async (argv, env, out, err) => {
+export const main: CommandMain = async (argv, env, writeOut, writeErr) => {
+  const out = printableLines(writeOut);
+  const err = printableLines(writeErr);
   let parsed;
   try {
     parsed = parseArgs({
@@ -74,13 +81,19 @@ export const main: CommandMain = async (argv, env, out, err) => {
   }
 
   const file = positionals[0]!;
-  let text: string;
+  let bytes: Buffer;
   try {
-    text = readFileSync(file, 'utf8');
+    bytes = readFileSync(file);
   } catch (error) {
-    err(`conversions:import: cannot read ${file}: ${(error as Error).message}\n`);
+    err(`conversions:import: cannot read ${file}: ${errorSummary(error)}\n`);
     return 1;
   }
+  const decoded = decodeCsvText(bytes);
+  if (decoded.error !== undefined) {
+    err(`conversions:import: ${file} is not CSV text: ${decoded.error}\n`);
+    return 1;
+  }
+  const { text } = decoded;
 
   let settings: DatabaseSettings;
   try {
@@ -114,11 +127,12 @@ export const main: CommandMain = async (argv, env, out, err) => {
       err(`conversions:import: ${file}: ${error.message}\n`);
       return 1;
     }
-    err(`conversions:import: the database stopped answering: ${(error as Error).message.split('\n', 1)[0]}; rows before it are recorded, run the import again\n`);
+    err(`conversions:import: the database stopped answering: ${errorSummary(error)}; rows before it are recorded, run the import again\n`);
     return 1;
   } finally {
-    await database.close();
+    // A database that stopped answering may fail to close too; that must not hide the line above.
+    await database.close().catch(() => {});
   }
 };
 
-if (require.main === module) runCommand(main);
+if (require.main === module) runCommand(main, 'conversions:import');

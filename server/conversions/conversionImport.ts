@@ -1,5 +1,6 @@
 import { conversionFieldNames, parseConversion, type ConversionFieldName, type ConversionFields, type StatusMap } from './conversionFields';
 import type { ConversionStore } from './conversionStore';
+import { printable } from '../errorText';
 import { parseCsvRecords } from './csvRecords';
 
 export interface ImportOptions {
@@ -57,7 +58,7 @@ export async function importConversions(text: string, options: ImportOptions, st
     const parsed = parseConversion(fields, options.statusMap);
     if (parsed.error) {
       const column = columns.get(parsed.error.field as ConversionFieldName)?.name;
-      result.rejected.push({ line: row.line, reason: column ? `column "${column}": ${parsed.error.message}` : parsed.error.message });
+      result.rejected.push({ line: row.line, reason: column ? `column "${printable(column)}": ${parsed.error.message}` : parsed.error.message });
       continue;
     }
     const outcome = await store.record(parsed.report, 'import', now());
@@ -81,8 +82,9 @@ function columnIndexes(header: string[], named: ImportOptions['columns']): Map<C
     if (index !== -1) found.set(field, { index, name: header[index]!.trim() });
     else if (field === 'txid' || named[field] !== undefined) {
       const option = `--${field}-column`;
-      const columns = header.map((column) => `"${column.trim()}"`).join(', ');
-      throw new ImportSetupError(`the header has no column "${name}" for ${option} (its columns: ${columns})`, true);
+      // Names from the file and the command line are quoted with their control characters written out.
+      const columns = header.map((column) => `"${printable(column.trim())}"`).join(', ');
+      throw new ImportSetupError(`the header has no column "${printable(name)}" for ${option} (its columns: ${columns})`, true);
     }
   }
   return found;

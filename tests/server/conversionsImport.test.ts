@@ -1,5 +1,7 @@
-import { writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { crc32, deflateRawSync } from 'node:zlib';
 import { main as importMain } from '../../scripts/conversions-import';
 import { createConversionStore, readConversionTotals } from '../../server/conversions/conversionStore';
 import type { Engine } from '../../server/db/databaseSettings';
@@ -184,5 +186,103 @@ describe('npm run conversions:import without a usable database', () => {
     expect(code).toBe(1);
     expect(err).toMatch(/^conversions:import: DATABASE_URL postgres:\/\/site:\*\*\*@127\.0\.0\.1:1\/guide /);
     expect(err).not.toContain('hunter2');
+  });
+});
+
+/** A real ZIP archive of one deflated entry, as the first part of an .xlsx is: local header, data, central directory, end record. */
+function zipArchive(name: string, content: string): Buffer {
+  const data = Buffer.from(content);
+  const deflated = deflateRawSync(data);
+  const fileName = Buffer.from(name);
+  const common = (header: Buffer, at: number) => {
+    header.writeUInt16LE(20, at); // version needed
+    header.writeUInt16LE(0, at + 2); // flags
+    header.writeUInt16LE(8, at + 4); // deflate
+    header.writeUInt32LE(0x5a210000, at + 6); // DOS time and date
+    header.writeUInt32LE(crc32(data), at + 10);
+    header.writeUInt32LE(deflated.length, at + 14);
+    header.writeUInt32LE(data.length, at + 18);
+    header.writeUInt16LE(fileName.length, at + 22);
+  };
+  const local = Buffer.alloc(30);
+  local.writeUInt32LE(0x04034b50, 0);
+  common(local, 4);
+  const central = Buffer.alloc(46);
+  central.writeUInt32LE(0x02014b50, 0);
+  central.writeUInt16LE(20, 4); // version made by
+  common(central, 6);
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(0x06054b50, 0);
+  end.writeUInt16LE(1, 8);
+  end.writeUInt16LE(1, 10);
+  end.writeUInt32LE(central.length + fileName.length, 12);
+  end.writeUInt32LE(local.length + fileName.length + deflated.length, 16);
+  return Buffer.concat([local, fileName, deflated, central, fileName, end]);
+}
+
+/** A PNG's signature and its IHDR chunk (1x1, 8-bit RGBA), then a few image bytes. */
+function pngImage(): Buffer {
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(1, 0);
+  ihdr.writeUInt32BE(1, 4);
+  ihdr.set([8, 6, 0, 0, 0], 8);
+  const chunk = Buffer.concat([Buffer.from('IHDR'), ihdr]);
+  const length = Buffer.alloc(4);
+  length.writeUInt32BE(13);
+  const crc = Buffer.alloc(4);
+  crc.writeUInt32BE(crc32(chunk));
+  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), length, chunk, crc, randomBytes(64)]);
+}
+
+/** Any control character but the line end: what must never reach the operator's terminal. */
+const controlCharacter = /[^\P{Cc}\n]/u;
+
+describe('npm run conversions:import of a file that is not CSV text', () => {
+  const database = () => path.join(temp.dir(), 'untouched.sqlite');
+  const importBytes = async (bytes: Buffer, name: string) => {
+    const file = path.join(temp.dir(), name);
+    writeFileSync(file, bytes);
+    return { file, ...(await run([file, '--db', database()])) };
+  };
+
+  it.each([
+    ['a spreadsheet saved as .xlsx', () => zipArchive('[Content_Types].xml', '<?xml version="1.0"?><Types/>'), 'report.xlsx', 'it is a ZIP archive, as an .xlsx or .ods spreadsheet is'],
+    ['a PNG image', pngImage, 'screenshot.png', 'it is a PNG image'],
+    ['an old .xls spreadsheet', () => Buffer.concat([Buffer.from('d0cf11e0a1b11ae1', 'hex'), randomBytes(512)]), 'report.xls', 'it is an old Office document, as an .xls spreadsheet is'],
+    ['random bytes', () => Buffer.concat([Buffer.from('txid\n'), randomBytes(4096)]), 'report.csv', /^it (holds NUL bytes|is not UTF-8 text)/],
+    ['text with a NUL byte', () => Buffer.from('txid\nA-1\u0000\n'), 'report.csv', 'it holds NUL bytes (the first at byte 9), as binary files do'],
+    ['a Windows-1252 export', () => Buffer.from('txid,note\nA-1,caf\xe9\n', 'latin1'), 'report.csv', 'it is not UTF-8 text (line 2 holds bytes that are not UTF-8'],
+    ['an export saved as UTF-16', () => Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('txid\tpayout\r\nA-1\t3\r\n', 'utf16le')]), 'report.txt', 'it is UTF-16 text'],
+    ['UTF-8 with a terminal escape sequence', () => Buffer.from('txid,note\nA-1,ok\nA-2,\u001b]0;owned\u0007\u001b[2J\n'), 'report.csv', 'line 3 holds the control character 0x1b, which CSV text never does'],
+  ])('exits 1 with one line saying %s is not CSV text, writing nothing and echoing no control byte', async (_name, bytes, name, reason) => {
+    const { file, code, out, err } = await importBytes(bytes(), name);
+    expect(code).toBe(1);
+    expect(out).toBe('');
+    expect(err.split('\n')).toEqual([expect.stringMatching(/^conversions:import: /), '']);
+    expect(err.startsWith(`conversions:import: ${file} is not CSV text: `)).toBe(true);
+    const said = err.slice(`conversions:import: ${file} is not CSV text: `.length);
+    if (typeof reason === 'string') expect(said).toContain(reason);
+    else expect(said).toMatch(reason);
+    expect(said).toContain('save the report as CSV (UTF-8) and import that file');
+    expect(err).not.toMatch(controlCharacter);
+    expect(existsSync(database())).toBe(false);
+  });
+
+  it('writes out the control characters of a file name it cannot read', async () => {
+    const { code, err } = await run([path.join(temp.dir(), 'missing\u001b[31m\r.csv'), '--db', database()]);
+    expect(code).toBe(1);
+    expect(err).toContain('missing\\x1b[31m\\x0d.csv');
+    expect(err).not.toMatch(controlCharacter);
+    expect(err.split('\n')).toHaveLength(2);
+  });
+
+  it('writes out invisible marks and line breaks in the header names it quotes', async () => {
+    const file = path.join(temp.dir(), 'marks.csv');
+    writeFileSync(file, '"Order\u202eID","Com\nmission"\nO-1,2\n');
+    const { code, err } = await run([file, '--db', database(), '--txid-column', 'Order ID']);
+    expect(code).toBe(64);
+    expect(err).toContain('(its columns: "Order\\u202eID", "Com\\x0amission")');
+    expect(err).not.toMatch(controlCharacter);
+    expect(err).not.toContain('\u202e');
   });
 });
