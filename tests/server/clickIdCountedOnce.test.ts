@@ -1,3 +1,4 @@
+import path from 'node:path';
 import BetterSqlite from 'better-sqlite3';
 import type { Express } from 'express';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
@@ -11,10 +12,14 @@ import { openDatabase, type AppDatabase } from '../../server/db/openDatabase';
 import type { Schema } from '../../server/db/schema';
 import { createStatsStores } from '../../server/db/statsStores';
 import { silentLogger } from '../../server/logger';
+import { main as copyMain } from '../../scripts/db-copy';
 import { browserUserAgent, sendReport } from '../support/beaconReports';
 import { engines, openTestDatabase, type TestEngineDatabase } from '../support/engines';
 import { createTestDatabase } from '../support/postgres';
 import { createTestApp, testSiteUrl } from '../support/testApp';
+import { useTempDir } from '../support/tempDir';
+
+const temp = useTempDir();
 
 function click(overrides: Partial<Click> = {}): Click {
   return { at: new Date('2026-11-20T12:00:00Z'), placement: 'hero', page: '/', referrerHost: null, device: 'mobile', visitor: 'v1', via: 'beacon', ...overrides };
@@ -85,11 +90,11 @@ describe.each(engines)('a click ID on %s', (engine) => {
 });
 
 /** A bare database of the engine, brought to schema 4 (click IDs, not yet unique) as a released version left it. */
-async function databaseAtSchema4(engine: Engine): Promise<{ db: Kysely<any>; close(): Promise<void> }> {
+async function databaseAtSchema4(engine: Engine, file = ':memory:'): Promise<{ db: Kysely<any>; close(): Promise<void> }> {
   let db: Kysely<any>;
   let drop = async () => {};
   if (engine === 'sqlite') {
-    db = new Kysely({ dialect: new SqliteDialect({ database: new BetterSqlite(':memory:') }) });
+    db = new Kysely({ dialect: new SqliteDialect({ database: new BetterSqlite(file) }) });
   } else {
     const created = await createTestDatabase();
     db = new Kysely({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: created.url }) }) });
@@ -113,23 +118,26 @@ async function databaseAtSchema4(engine: Engine): Promise<{ db: Kysely<any>; clo
   };
 }
 
+/** A raw click row as schema 4 holds it. */
+const clickRow = (visitor: string, at: number, clickId: string | null, placement = 'hero') => ({
+  at,
+  day: '2026-11-20',
+  placement,
+  page: '/',
+  referrer_host: null,
+  device: 'mobile',
+  visitor,
+  via: 'beacon',
+  click_id: clickId,
+  source: null,
+});
+
 describe.each(engines)('the migration to unique click IDs on %s', (engine) => {
   it('removes replays stored before it, keeping the earliest row of each click ID, and keeps every click without one', async () => {
     const { db, close } = await databaseAtSchema4(engine);
     try {
       const [x, y] = [newClickId('hero'), newClickId('bonus')];
-      const row = (visitor: string, at: number, clickId: string | null) => ({
-        at,
-        day: '2026-11-20',
-        placement: clickId === y ? 'bonus' : 'hero',
-        page: '/',
-        referrer_host: null,
-        device: 'mobile',
-        visitor,
-        via: 'beacon',
-        click_id: clickId,
-        source: null,
-      });
+      const row = (visitor: string, at: number, clickId: string | null) => clickRow(visitor, at, clickId, clickId === y ? 'bonus' : 'hero');
       await db
         .insertInto('clicks')
         .values([row('x-later', 2000, x), row('x-first', 1000, x), row('x-same-time', 1000, x), row('y', 1500, y), row('none-1', 1000, null), row('none-2', 1000, null), row('x-last', 3000, x)])
@@ -150,5 +158,57 @@ describe.each(engines)('the migration to unique click IDs on %s', (engine) => {
     } finally {
       await close();
     }
+  });
+});
+
+describe('npm run db:copy of clicks with repeated click IDs', () => {
+  let target: Awaited<ReturnType<typeof createTestDatabase>>;
+  beforeEach(async () => {
+    target = await createTestDatabase();
+  });
+  afterEach(() => target.drop());
+
+  const run = async (argv: string[]) => {
+    let out = '';
+    let err = '';
+    const code = await copyMain(argv, {}, (text) => (out += text), (text) => (err += text));
+    return { code, out, err };
+  };
+
+  it('copies a file from before the unique index holding a click ID twice: the first arrives, the replay is skipped, and a rerun adds nothing', async () => {
+    const file = path.join(temp.dir(), 'replays.sqlite');
+    const source = await databaseAtSchema4('sqlite', file);
+    const [x, y] = [newClickId('hero'), newClickId('hero')];
+    await source.db.insertInto('clicks').values([clickRow('first', 1000, x), clickRow('replay', 2000, x), clickRow('other', 1500, y), clickRow('none', 1000, null), clickRow('none', 1000, null)]).execute();
+    await source.close();
+
+    const first = await run(['--from', file, '--to', target.url]);
+    expect(first.err).toBe('');
+    expect(first.code).toBe(0);
+    expect(first.out).toContain('  raw clicks: 4 copied, 0 already there, 1 skipped (the target holds their click ID already, and a click ID counts once)\n');
+    const copy = await openDatabase({ engine: 'postgres', url: target.url }, { logger: silentLogger });
+    try {
+      expect(await copy.db.selectFrom('clicks').select(['visitor', 'click_id']).orderBy('visitor').execute()).toEqual([
+        { visitor: 'first', click_id: x },
+        { visitor: 'none', click_id: null },
+        { visitor: 'none', click_id: null },
+        { visitor: 'other', click_id: y },
+      ]);
+      // A live instance recorded a click the file holds with other figures: the target's row stays.
+      const z = newClickId('bonus');
+      await createClickStore(copy.db).record(click({ placement: 'bonus', clickId: z, visitor: 'live' }));
+      const more = path.join(temp.dir(), 'more.sqlite');
+      const another = await databaseAtSchema4('sqlite', more);
+      await another.db.insertInto('clicks').values([clickRow('file', 3000, z, 'bonus')]).execute();
+      await another.close();
+      expect((await run(['--from', more, '--to', target.url])).out).toContain('  raw clicks: 0 copied, 0 already there, 1 skipped');
+      expect(await copy.db.selectFrom('clicks').select('visitor').where('click_id', '=', z).execute()).toEqual([{ visitor: 'live' }]);
+    } finally {
+      await copy.close();
+    }
+
+    const again = await run(['--from', file, '--to', target.url]);
+    expect(again.code).toBe(0);
+    expect(again.out).toContain('  raw clicks: 0 copied, 4 already there, 1 skipped');
   });
 });
