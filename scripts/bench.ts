@@ -14,6 +14,8 @@
  * 6. Conversions: the same for a network's postback (the conversion store's record of a sale with a
  *    fresh txid, and GET /api/conversions with the key, one request in four repeating an earlier txid).
  * Parts 4 to 6 share one PostgreSQL cluster and one server on it.
+ * Volume (only when named: `npm run bench -- volume [--views N]`): a year of a busy site's rows on each
+ *    engine, and what reading it costs the server and npm run stats (scripts/bench/volume.ts).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
@@ -37,7 +39,8 @@ import { viewEndpoint, type ViewBeaconBody } from '../shared/viewBeacon';
 import { chromiumPath, launchBrowser, viewports } from '../tests/support/browser';
 import { freePort } from '../tests/support/mainProcess';
 import { startPostgresCluster } from '../tests/support/postgres';
-import { visitorAddresses } from '../tests/support/visitorAddresses';
+import { postBeacons } from './bench/postBeacons';
+import { benchVolume } from './bench/volume';
 
 const root = path.join(__dirname, '..');
 const mainScript = path.join(root, 'dist/server/main.cjs');
@@ -241,26 +244,6 @@ async function inProcessCost(settings: DatabaseSettings, rows: number, writer: (
   }
 }
 
-/** POST a beacon's body to `endpoint` for 10 s over 10 connections, each request from an address of its own. */
-function postBeacons(base: string, endpoint: string, body: string) {
-  const nextAddress = visitorAddresses();
-  return autocannon({
-    url: `${base}${endpoint}`,
-    connections: 10,
-    duration: 10,
-    requests: [
-      {
-        method: 'POST',
-        body,
-        setupRequest: (req) => ({
-          ...req,
-          headers: { ...req.headers, 'content-type': 'text/plain;charset=UTF-8', 'user-agent': 'Mozilla/5.0 (bench) Mobile', 'x-forwarded-for': nextAddress() },
-        }),
-      },
-    ],
-  });
-}
-
 interface EngineTarget {
   name: string;
   /** A database of the engine for the in-process part: a fresh SQLite file, or the cluster the server uses too. */
@@ -380,6 +363,8 @@ async function withEngines(sqliteBase: string, run: (engines: EngineTarget[]) =>
 
 async function main() {
   const only = process.argv.slice(2);
+  // Volume runs only when named, alone: it takes many minutes, and the other arguments are its options.
+  if (only.includes('volume')) return benchVolume(only.filter((arg) => arg !== 'volume'));
   const wants = (name: string) => only.length === 0 || only.includes(name);
   if (wants('startup')) await benchStartup();
   const port = await freePort();
