@@ -76,6 +76,13 @@ export function jsonObject(body: string): Record<string, unknown> | undefined {
   return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : undefined;
 }
 
+/**
+ * The host a report was sent to, in lower case, for telling this site's own referrer apart: '' when the
+ * request names none (an empty Host header, or behind a trusted proxy an empty X-Forwarded-Host such as
+ * `X-Forwarded-Host: ,`), where Express's req.host is undefined.
+ */
+export const ownHost = (req: Request): string => (req.host ?? '').toLowerCase();
+
 /** A referrer's host as `URL.host` gives it: a host name of at most 253 characters, with an optional port. */
 const isReferrerHost = (host: string) => host.length <= 253 && isHostName(host.replace(/:\d{1,5}$/, ''));
 
@@ -161,9 +168,10 @@ export function beaconRoute<Report>(options: BeaconRouteOptions<Report>): expres
     res.status(204).end();
   };
 
-  // Oversized, compressed or cut-off bodies are all the same to a client: not a valid report.
-  const badBody: ErrorRequestHandler = (error, _req, res, next) => {
-    if (res.headersSent) return next(error);
+  // Oversized, compressed or cut-off bodies are all the same to a client: not a valid report. Anything else
+  // thrown here is a fault of ours, left to the app's error handler (500, logged), never passed off as the body's.
+  const badBody: ErrorRequestHandler = (error: { status?: unknown }, _req, res, next) => {
+    if (res.headersSent || !(typeof error?.status === 'number' && error.status >= 400 && error.status < 500)) return next(error);
     res.set('Cache-Control', 'no-store');
     reject(res, 400, tooBig);
   };

@@ -4,7 +4,7 @@ import { affiliatePlacements, readClickId } from '../../shared/affiliate';
 import { clickEndpoint, clickBeaconLimits } from '../../shared/clickBeacon';
 import { isPagePath } from '../../shared/routes';
 import { isCampaignValue } from '../../shared/trafficSource';
-import { beaconRoute, jsonObject, storedReferrerHost, type BeaconGuardOptions } from '../beacons/beaconRoute';
+import { beaconRoute, jsonObject, ownHost, storedReferrerHost, type BeaconGuardOptions } from '../beacons/beaconRoute';
 import type { Click, ClickStore } from './clickStore';
 
 export interface ClickRouteOptions extends BeaconGuardOptions {
@@ -80,7 +80,7 @@ export function clickRoutes({ store, ...guards }: ClickRouteOptions): express.Ro
     maxBytes: clickBeaconLimits.maxBytes,
     subject: 'click',
     expected: 'a known placement',
-    read: (req, body) => (req.is('text/ping') ? fromPing(req, body) : fromBeacon(body, req.host.toLowerCase())),
+    read: (req, body) => (req.is('text/ping') ? fromPing(req, body) : fromBeacon(body, ownHost(req))),
     // A replay of a click ID already recorded is answered 204 like any other: the click is counted, once.
     record: async (report, visit) => {
       await store.record({ ...report, ...visit });

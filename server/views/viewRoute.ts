@@ -2,7 +2,7 @@ import type express from 'express';
 import { isPagePath } from '../../shared/routes';
 import { isCampaignValue } from '../../shared/trafficSource';
 import { viewBeaconLimits, viewEndpoint } from '../../shared/viewBeacon';
-import { beaconRoute, jsonObject, storedReferrerHost, type BeaconGuardOptions } from '../beacons/beaconRoute';
+import { beaconRoute, jsonObject, ownHost, storedReferrerHost, type BeaconGuardOptions } from '../beacons/beaconRoute';
 import type { View, ViewStore } from './viewStore';
 
 export interface ViewRouteOptions extends BeaconGuardOptions {
@@ -43,7 +43,7 @@ export function viewRoutes({ store, ...guards }: ViewRouteOptions): express.Rout
     maxBytes: viewBeaconLimits.maxBytes,
     subject: 'view',
     expected: 'a known page',
-    read: (req, body) => fromBeacon(body, req.host.toLowerCase()),
+    read: (req, body) => fromBeacon(body, ownHost(req)),
     record: (report, visit) => store.record({ ...report, ...visit }),
   });
 }
