@@ -14,12 +14,15 @@
  * 6. Conversions: the same for a network's postback (the conversion store's record of a sale with a
  *    fresh txid, and GET /api/conversions with the key, one request in four repeating an earlier txid).
  * Parts 4 to 6 share one PostgreSQL cluster and one server on it.
+ * 7. Memory: a server of its own on SQLite takes 500,000 click and view reports, each from an address of its
+ *    own (half IPv4, half IPv6 in /64s of their own), and its resident memory is read from /proc before,
+ *    every 100,000 reports, after, and at its peak.
  * Volume (only when named: `npm run bench -- volume [--views N]`): a year of a busy site's rows on each
  *    engine, and what reading it costs the server and npm run stats (scripts/bench/volume.ts).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -345,6 +348,71 @@ async function benchConversions(engines: EngineTarget[]) {
   console.log(ratioLine(`GET ${conversionsEndpoint}`, p99s));
 }
 
+/** Reports the memory part sends: enough to fill every per-address and per-visitor limiter (100,000 keys each) several times over. */
+const memoryReports = 500_000;
+/** The memory part stops after this long, whatever it has sent by then. */
+const memoryTimeLimitMs = 10 * 60_000;
+
+/** A process's resident memory now and at its peak, in MB, from /proc (Linux). */
+function residentMemory(pid: number): { now: number; peak: number } {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const megabytes = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB$`, 'm').exec(status)?.[1] ?? NaN) / 1024;
+  return { now: megabytes('VmRSS'), peak: megabytes('VmHWM') };
+}
+
+/** Report `i`'s address, never used twice (below 2^24): in pairs, one from 10.0.0.0/8, then one from a /64 of 2001:db8::/32 of its own. */
+const distinctAddress = (i: number) =>
+  (i >> 1) % 2 === 0 ? `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}` : `2001:db8:${(i >> 16).toString(16)}:${(i & 0xffff).toString(16)}::1`;
+
+async function benchMemory() {
+  const port = await freePort();
+  const server = await startServer(port, { CLICKS_DB: path.join(mkdtempSync(path.join(tmpdir(), 'bench-memory-')), 'clicks.sqlite') });
+  const pid = server.pid!;
+  const bodies = {
+    click: JSON.stringify({ placement: 'hero', page: '/', referrer: 'www.google.com' }),
+    view: JSON.stringify({ page: '/', referrer: 'www.google.com', source: 'newsletter', medium: 'email', campaign: 'november' } satisfies ViewBeaconBody),
+  };
+  console.log(`\nMemory of a server sent ${memoryReports.toLocaleString('en')} reports (clicks and views in turn), each from an address of its own (10 keep-alive connections)`);
+  try {
+    const before = residentMemory(pid);
+    console.log(`  before:  resident ${before.now.toFixed(1)} MB`);
+    let sent = 0;
+    let answered = 0;
+    const options: autocannon.Options = {
+      url: `http://127.0.0.1:${port}`,
+      connections: 10,
+      amount: memoryReports,
+      requests: [
+        {
+          method: 'POST',
+          setupRequest: (req) => {
+            const i = sent++;
+            return {
+              ...req,
+              path: i % 2 === 0 ? clickEndpoint : viewEndpoint,
+              body: i % 2 === 0 ? bodies.click : bodies.view,
+              headers: { ...req.headers, 'content-type': 'text/plain;charset=UTF-8', 'user-agent': 'Mozilla/5.0 (bench) Mobile', 'x-forwarded-for': distinctAddress(i) },
+            };
+          },
+        },
+      ],
+    };
+    let timeLimit: NodeJS.Timeout | undefined;
+    const result = await new Promise<autocannon.Result>((resolve, reject) => {
+      const instance = autocannon(options, (error, finished) => (error ? reject(error) : resolve(finished)));
+      instance.on('response', () => {
+        answered += 1;
+        if (answered % 100_000 === 0) console.log(`  after ${answered.toLocaleString('en')}: resident ${residentMemory(pid).now.toFixed(1)} MB`);
+      });
+      timeLimit = setTimeout(() => instance.stop(), memoryTimeLimitMs);
+    }).finally(() => clearTimeout(timeLimit));
+    const after = residentMemory(pid);
+    console.log(`  after:   resident ${after.now.toFixed(1)} MB, peak ${after.peak.toFixed(1)} MB (${result['2xx']} acknowledged, ${result.non2xx} refused, ${result.errors + result.timeouts} failed, in ${result.duration.toFixed(0)} s)`);
+  } finally {
+    await stop(server);
+  }
+}
+
 /** SQLite on the server already running; PostgreSQL on a cluster of its own with fsync and synchronous_commit on, as a real one. */
 async function withEngines(sqliteBase: string, run: (engines: EngineTarget[]) => Promise<void>) {
   const cluster = await startPostgresCluster({ settings: { fsync: 'on', synchronous_commit: 'on', full_page_writes: 'on', wal_level: 'replica' } });
@@ -384,6 +452,7 @@ async function main() {
   } finally {
     await stop(server);
   }
+  if (wants('memory')) await benchMemory();
 }
 
 main().catch((error: unknown) => {
