@@ -2,8 +2,8 @@
  * npm run db:copy -- --to postgres://user:password@host/db [--from FILE]
  *
  * Copies the statistics of a SQLite database (--from, default CLICKS_DB or data/clicks.sqlite) into
- * PostgreSQL: raw clicks and page views, conversions and their history, the daily totals of clicks,
- * sources and conversions, and link checks. The target's schema is created or brought up to date first.
+ * PostgreSQL: raw clicks and page views, conversions and their history, the closed days' totals (of
+ * the days whose raw rows are gone), the folded conversions, and link checks. The target's schema is created or brought up to date first.
  * Running it again copies nothing twice. A conversion whose txid the target already holds in another
  * state is not copied: the target's state wins, and the txid is printed. Safe while the server still
  * writes to the file.
@@ -34,8 +34,8 @@ function summary(report: CopyReport): string {
     ...skippedTxids.slice(0, txidsNamed).map((txid) => `    kept the target's state of txid ${JSON.stringify(txid)}\n`),
     skippedTxids.length > txidsNamed ? `    and ${skippedTxids.length - txidsNamed} more\n` : '',
     line('conversion history', report.conversionEvents, 'their conversion was skipped'),
-    line('daily click totals', report.dailyTotals),
-    line('daily source totals', report.dailySources),
+    line('daily totals of closed days', report.dailyCounts, 'the target closed those days with other figures and keeps its own'),
+    line('closed days', report.closedDays),
     line('daily conversion totals', report.dailyConversions),
     line('link checks', report.linkChecks),
   ].join('');

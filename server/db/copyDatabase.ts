@@ -23,8 +23,9 @@ export interface CopyReport {
   views: CopyCounts;
   conversions: ConversionCopyCounts;
   conversionEvents: CopyCounts;
-  dailyTotals: CopyCounts;
-  dailySources: CopyCounts;
+  /** Closed days' totals, and the days they close (see server/jobs/closeDays.ts). */
+  dailyCounts: CopyCounts;
+  closedDays: CopyCounts;
   dailyConversions: CopyCounts;
   linkChecks: CopyCounts;
 }
@@ -38,12 +39,12 @@ const attributionColumns = ['click_day', 'page', 'source', 'device'];
 
 /**
  * Copies what one database holds into another (SQLite into PostgreSQL, for an operator who outgrows
- * one machine): raw clicks and page views, conversions with their history, the daily totals all of
- * them fold into, and the link-check history. Running it again changes nothing:
+ * one machine): raw clicks and page views, conversions with their history, the closed days' totals,
+ * the folded conversions, and the link-check history. Running it again changes nothing:
  * - rows without a key of their own (clicks, views, conversion history, link checks) count as already
  *   there when the target held an identical one before this copy began; identical rows are matched one
  *   for one, so two real clicks in the same millisecond both arrive;
- * - rows with a key (a conversion's txid, a daily total's day and placement or source) are copied when
+ * - rows with a key (a conversion's txid, a daily total's day, dimension and value) are copied when
  *   the target lacks the key, already there when it holds the same values, and skipped when it holds
  *   other values: the target's own state wins (a refund it received since, say), and the history of a
  *   skipped conversion is skipped with it, so the target's row and history keep telling one story.
@@ -67,10 +68,9 @@ export async function copyDatabase(source: Kysely<Schema>, target: Kysely<Schema
             skip: (row) => skippedTxids.has(String(row.txid)),
           })
         : none(),
-    dailyTotals: await copyDailyRows(source, target, 'daily_totals', ['day', 'placement'], ['clicks', 'visitors']),
-    dailySources: funnel ? await copyDailyRows(source, target, 'daily_sources', ['day', 'source'], ['views', 'visitors', 'clicks', 'clickers']) : none(),
+    ...(await copyClosedDays(source, target, sourceSchema)),
     dailyConversions: funnel
-      ? await copyDailyRows(source, target, 'daily_conversions', ['day', 'placement', 'source', 'currency'], ['conversions', 'payout_micros'])
+      ? await copyDailyRows(target, 'daily_conversions', ['day', 'placement', 'source', 'currency'], ['conversions', 'payout_micros'], await allRows(source, 'daily_conversions'))
       : none(),
     linkChecks: await copyRows(source, target, 'link_checks', 'checked_at', ['checked_at', 'url', 'final_url', 'status', 'redirects', 'ms', 'error', 'verdict']),
   };
@@ -184,14 +184,67 @@ async function copyConversions(source: Kysely<Schema>, target: Kysely<Schema>, f
   }
 }
 
-type DailyTable = 'daily_totals' | 'daily_sources' | 'daily_conversions';
+type DailyTable = 'daily_counts' | 'closed_days' | 'daily_conversions';
 
-/** Folded daily figures, one row per key: copied when the target lacks the key, skipped when it has other figures for it. */
-async function copyDailyRows(source: Kysely<Schema>, target: Kysely<Schema>, table: DailyTable, key: readonly string[], figures: readonly string[]): Promise<CopyCounts> {
-  const columns = [...key, ...figures];
+/** Every row of a keyed table, in key order. */
+async function allRows(source: Kysely<Schema>, table: DailyTable, where: (query: any) => any = (query) => query): Promise<Row[]> {
+  return where((source as Kysely<any>).selectFrom(table).selectAll()).execute();
+}
+
+/** The first day with raw views or clicks; undefined when there are none. */
+async function firstRawDay(db: Kysely<Schema>, funnel: boolean): Promise<string | undefined> {
+  const tables = funnel ? (['clicks', 'views'] as const) : (['clicks'] as const);
+  const days = await Promise.all(tables.map((table) => db.selectFrom(table).select((eb) => eb.fn.min('day').as('day')).executeTakeFirst()));
+  return days.map((row) => row?.day).filter((day): day is string => typeof day === 'string').sort()[0];
+}
+
+/**
+ * The totals of the days whose raw rows the source no longer holds (a day with raw rows is copied raw,
+ * and the target closes it itself); from a source before schema 5, its folded daily_totals and
+ * daily_sources, turned into closed days as schema 5 does. Then the target reopens every day from the
+ * source's first raw day that it had closed, so the raw rows copied into those days are counted when it
+ * closes them again.
+ */
+async function copyClosedDays(source: Kysely<Schema>, target: Kysely<Schema>, sourceSchema: number): Promise<Pick<CopyReport, 'dailyCounts' | 'closedDays'>> {
+  const firstRaw = await firstRawDay(source, sourceSchema >= 4);
+  const beforeRaw = (query: any) => (firstRaw ? query.where('day', '<', firstRaw) : query);
+  const counts = sourceSchema >= 5 ? await allRows(source, 'daily_counts', beforeRaw) : await legacyDailyCounts(source, sourceSchema >= 4);
+  const closed = sourceSchema >= 5 ? await allRows(source, 'closed_days', beforeRaw) : [...new Set(counts.map((row) => String(row.day)))].map((day) => ({ day, closed_at: Date.now() }));
+  const report = {
+    dailyCounts: await copyDailyRows(target, 'daily_counts', ['dimension', 'day', 'value'], ['views', 'visitors', 'clicks', 'clickers', 'distinct_values'], counts),
+    closedDays: await copyDailyRows(target, 'closed_days', ['day'], [], closed),
+  };
+  if (firstRaw) {
+    await target.deleteFrom('closed_days').where('day', '>=', firstRaw).execute();
+    await target.deleteFrom('daily_counts').where('day', '>=', firstRaw).execute();
+  }
+  return report;
+}
+
+/** A schema 1 to 4 source's folded days as daily_counts rows: per placement, per source, and each day's totals. */
+async function legacyDailyCounts(source: Kysely<Schema>, funnel: boolean): Promise<Row[]> {
   const db = source as Kysely<any>;
+  const totals: Row[] = await db.selectFrom('daily_totals').selectAll().execute();
+  const sources: Row[] = funnel ? await db.selectFrom('daily_sources').selectAll().execute() : [];
+  const figures = (row: Row, views: number, visitors: number, clicks: number, clickers: number) => ({ views, visitors, clicks, clickers, distinct_values: 1, day: row.day });
+  const days = new Map<string, Row>();
+  const dayRow = (day: unknown) => days.get(String(day)) ?? days.set(String(day), { dimension: 'all', value: '', ...figures({ day }, 0, 0, 0, 0) }).get(String(day))!;
+  const rows: Row[] = [];
+  for (const row of totals) {
+    if (row.placement === '*') Object.assign(dayRow(row.day), { clicks: Number(row.clicks), clickers: Number(row.visitors) });
+    else rows.push({ dimension: 'placement', value: row.placement, ...figures(row, 0, 0, Number(row.clicks), Number(row.visitors)) });
+  }
+  for (const row of sources) {
+    if (row.source === '*') Object.assign(dayRow(row.day), { views: Number(row.views), visitors: Number(row.visitors) });
+    else rows.push({ dimension: 'source', value: row.source, ...figures(row, Number(row.views), Number(row.visitors), Number(row.clicks), Number(row.clickers)) });
+  }
+  return [...rows, ...days.values()];
+}
+
+/** Keyed daily figures, one row per key: copied when the target lacks the key, skipped when it has other figures for it. */
+async function copyDailyRows(target: Kysely<Schema>, table: DailyTable, key: readonly string[], figures: readonly string[], rows: readonly Row[]): Promise<CopyCounts> {
+  const columns = [...key, ...figures];
   const into = target as Kysely<any>;
-  const rows: Row[] = await key.reduce((query, column) => query.orderBy(column), db.selectFrom(table).select(columns)).execute();
   const counts = none();
   for (let start = 0; start < rows.length; start += batchSize) {
     const batch = rows.slice(start, start + batchSize);
@@ -211,7 +264,7 @@ async function copyDailyRows(source: Kysely<Schema>, target: Kysely<Schema>, tab
     if (missing.length > 0) {
       const result = await into
         .insertInto(table)
-        .values(missing)
+        .values(missing.map((row) => pick(row, table === 'closed_days' ? ['day', 'closed_at'] : columns)))
         .onConflict((conflict: any) => conflict.columns(key).doNothing())
         .executeTakeFirst();
       const inserted = Number(result.numInsertedOrUpdatedRows ?? 0);

@@ -14,6 +14,7 @@ import { main as copyMain } from '../../scripts/db-copy';
 import { main as statsMain } from '../../scripts/stats';
 import { newClickId } from '../../shared/affiliate';
 import { createTestDatabase, type TestDatabase } from '../support/postgres';
+import { closeDaysAndForget } from '../support/closeDays';
 import { useTempDir } from '../support/tempDir';
 
 const temp = useTempDir();
@@ -37,7 +38,7 @@ function report(fields: ConversionFields) {
 }
 
 /** Every table the copy carries, with the columns of each row but its id. */
-const copiedTables = ['clicks', 'views', 'conversions', 'conversion_events', 'daily_totals', 'daily_sources', 'daily_conversions', 'link_checks'] as const;
+const copiedTables = ['clicks', 'views', 'conversions', 'conversion_events', 'daily_counts', 'closed_days', 'daily_conversions', 'link_checks'] as const;
 
 /** A table's rows without their ids, each value as text (PostgreSQL reads bigint back as a string), in one order. */
 async function rowsOf(database: AppDatabase, table: (typeof copiedTables)[number]): Promise<string[]> {
@@ -62,8 +63,8 @@ async function allRows(database: AppDatabase) {
 async function sqliteWithEverything(): Promise<string> {
   const file = path.join(temp.dir(), 'clicks.sqlite');
   const database = await openDatabase({ engine: 'sqlite', file }, { logger: silentLogger });
-  const clicks = createClickStore(database.db, { retentionDays: 30 });
-  const views = createViewStore(database.db, { retentionDays: 30 });
+  const clicks = createClickStore(database.db);
+  const views = createViewStore(database.db);
   const conversions = createConversionStore(database.db, { retentionDays: 30 });
   const sameMoment = new Date(today.getTime() - 1000);
   const clickId = newClickId('bonus');
@@ -81,8 +82,7 @@ async function sqliteWithEverything(): Promise<string> {
   await conversions.record(report({ txid: 'T-2', subid: 'hero', status: 'refund' }), 'postback');
   await conversions.record(report({ txid: 'T-3' }), 'postback');
   await conversions.record(report({ txid: 'T-old', subid: 'explainer', payout: '9' }), 'postback', longAgo);
-  await clicks.foldOldClicks(today);
-  await views.foldOldViews(today);
+  await closeDaysAndForget(database.db, 30, today);
   await conversions.foldOldConversions(today);
   await databaseLinkCheckLog(database.db, async () => true).add({
     checkedAt: new Date('2026-11-20T10:00:00Z'),
@@ -133,8 +133,9 @@ describe('npm run db:copy', () => {
     expect(out).toContain('  page views: 3 copied, 0 already there\n');
     expect(out).toContain('  conversions: 3 copied, 0 already there\n');
     expect(out).toContain('  conversion history: 5 copied, 0 already there\n');
-    expect(out).toContain('  daily click totals: 2 copied, 0 already there\n');
-    expect(out).toContain('  daily source totals: 2 copied, 0 already there\n');
+    // The old day's totals (all, placement, source, page, device, two referrers), and every closed day.
+    expect(out).toContain('  daily totals of closed days: 7 copied, 0 already there\n');
+    expect(out).toMatch(/\n  closed days: \d{3,} copied, 0 already there\n/);
     expect(out).toContain('  daily conversion totals: 1 copied, 0 already there\n');
     expect(out).toContain('  link checks: 1 copied, 0 already there\n');
 
@@ -166,8 +167,8 @@ describe('npm run db:copy', () => {
     expect(again.out).toContain('  page views: 0 copied, 3 already there\n');
     expect(again.out).toContain('  conversions: 0 copied, 3 already there\n');
     expect(again.out).toContain('  conversion history: 0 copied, 5 already there\n');
-    expect(again.out).toContain('  daily click totals: 0 copied, 2 already there\n');
-    expect(again.out).toContain('  daily source totals: 0 copied, 2 already there\n');
+    expect(again.out).toContain('  daily totals of closed days: 0 copied, 7 already there\n');
+    expect(again.out).toMatch(/\n  closed days: 0 copied, \d{3,} already there\n/);
     expect(again.out).toContain('  daily conversion totals: 0 copied, 1 already there\n');
     expect(again.out).toContain('  link checks: 0 copied, 1 already there\n');
     expect(await allRows(copy)).toEqual(afterFirst);
@@ -194,15 +195,29 @@ describe('npm run db:copy', () => {
     await copy.close();
   });
 
-  it('keeps the target figures of a day it already folded differently', async () => {
+  it('keeps the target figures of a day it already closed differently', async () => {
     const file = await sqliteWithEverything();
     const copy = await openTarget();
-    await copy.db.insertInto('daily_totals').values({ day: '2025-01-15', placement: 'explainer', clicks: 7, visitors: 5 }).execute();
+    await copy.db.insertInto('daily_counts').values({ dimension: 'placement', day: '2025-01-15', value: 'explainer', views: 0, visitors: 0, clicks: 7, clickers: 5, distinct_values: 1 }).execute();
     const { out } = await run(copyMain, ['--from', file, '--to', target.url]);
-    expect(out).toContain('  daily click totals: 1 copied, 0 already there, 1 skipped (the target holds other figures for them and keeps its own)\n');
-    expect(await copy.db.selectFrom('daily_totals').select(['clicks', 'visitors']).where('day', '=', '2025-01-15').where('placement', '=', 'explainer').execute()).toEqual([
-      { clicks: 7, visitors: 5 },
+    expect(out).toContain('  daily totals of closed days: 6 copied, 0 already there, 1 skipped (the target closed those days with other figures and keeps its own)\n');
+    expect(await copy.db.selectFrom('daily_counts').select(['clicks', 'clickers']).where('day', '=', '2025-01-15').where('dimension', '=', 'placement').execute()).toEqual([
+      { clicks: 7, clickers: 5 },
     ]);
+    await copy.close();
+  });
+
+  it('reopens the days it copies raw rows into that the target had closed, so they are closed again with those rows', async () => {
+    const file = await sqliteWithEverything();
+    const copy = await openTarget();
+    const day = today.toISOString().slice(0, 10);
+    await copy.db.insertInto('closed_days').values({ day, closed_at: 0 }).execute();
+    await copy.db.insertInto('daily_counts').values({ dimension: 'all', day, value: '', views: 0, visitors: 0, clicks: 0, clickers: 0, distinct_values: 1 }).execute();
+    await run(copyMain, ['--from', file, '--to', target.url]);
+    expect(await copy.db.selectFrom('closed_days').select('day').where('day', '>=', day).execute()).toEqual([]);
+    expect(await copy.db.selectFrom('daily_counts').select('day').where('day', '>=', day).execute()).toEqual([]);
+    const stats = await run(statsMain, ['--json', '--days', '1'], { DATABASE_URL: target.url });
+    expect(JSON.parse(stats.out).all).toMatchObject({ clicks: 3, views: 3 });
     await copy.close();
   });
 
