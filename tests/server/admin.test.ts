@@ -32,7 +32,7 @@ async function setUp(options: { linkHealth?: LinkMonitor; engine?: Engine } = {}
 }
 
 async function recordClicks(opened: TestEngineDatabase) {
-  const store = createClickStore(opened.database.db, { retentionDays: 400 });
+  const store = createClickStore(opened.database.db);
   const today = new Date();
   const base = { page: '/', referrerHost: 'www.google.com', device: 'mobile' as const, via: 'beacon' as const, at: today };
   await store.record({ ...base, placement: 'hero', visitor: 'a' });
@@ -181,8 +181,8 @@ describe.each(engines)('GET /admin with views, clicks and conversions on %s', (e
   beforeEach(async () => {
     ({ store, app } = await setUp({ engine }));
     const db = store.database.db;
-    const views = createViewStore(db, { retentionDays: 400 });
-    const clicks = createClickStore(db, { retentionDays: 400 });
+    const views = createViewStore(db);
+    const clicks = createClickStore(db);
     const at = new Date('2026-11-20T10:00:00Z');
     for (const [visitor, source] of [['a', 'newsletter'], ['b', 'newsletter'], ['c', 'newsletter'], ['g', 'www.google.com']] as const) {
       await views.record({ at, page: '/', referrerHost: null, source, medium: null, campaign: null, device: 'mobile', visitor });
@@ -337,5 +337,40 @@ describe('GET /admin while the database does not answer', () => {
     expect(response.headers['x-robots-tag']).toBe('noindex, nofollow');
     expect(parseHtml(response.text).text()).toContain('The statistics database (CLICKS_DB :memory:) is not answering');
     await request(app).get('/').expect(200);
+  });
+});
+
+describe.each(engines)('GET /admin with thousands of sources on %s', (engine) => {
+  it('lists the top 20 sources and adds up the rest in one row that says how many, and the page stays small', async () => {
+    const { app, store } = await setUp({ engine });
+    try {
+      const day = new Date().toISOString().slice(0, 10);
+      const views = Array.from({ length: 3000 }, (_, index) => ({
+        at: Date.now(),
+        day,
+        page: '/',
+        referrer_host: null,
+        // Source 0 brings three visitors, sources 1 to 2,999 one each.
+        source: `campaign-${index < 3 ? 0 : index}`,
+        medium: null,
+        campaign: null,
+        device: 'mobile',
+        visitor: `visitor-${index}`,
+      }));
+      for (let start = 0; start < views.length; start += 500) await store.database.db.insertInto('views').values(views.slice(start, start + 500)).execute();
+      const response = await request(app).get('/admin?days=365').set('Authorization', `Bearer ${token}`).expect(200);
+      // The budget the issue sets for a flood of sources: well under 300 KB, whatever the number of sources.
+      expect(Buffer.byteLength(response.text)).toBeLessThan(300_000);
+      const page = parseHtml(response.text);
+      const sources = tableCaptioned(page, 'Visitors, clicks and conversions by source');
+      expect(cells(rowHeaded(sources, 'campaign-0')).slice(0, 1)).toEqual(['3']);
+      expect(cells(rowHeaded(sources, '2978 other sources')).slice(0, 3)).toEqual(['2978', '0', '0']);
+      expect(sources.all('tbody tr')).toHaveLength(21);
+      expect(page.text()).toContain('npm run stats -- --json --all-sources');
+      // The day's own table: its 5 top sources and the rest.
+      expect(cells(rowHeaded(tableCaptioned(page, 'Sources per day'), '2993 other sources')).slice(0, 1)).toEqual(['2993']);
+    } finally {
+      await store.close();
+    }
   });
 });

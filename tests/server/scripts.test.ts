@@ -40,7 +40,7 @@ describe.each(engines)('npm run stats on %s', (engine) => {
   afterEach(() => stats.close());
 
   it('prints the same JSON shape: all, and totals[] rows with placement, clicks and visitors', async () => {
-    const store = createClickStore(stats.db, { retentionDays: 400 });
+    const store = createClickStore(stats.db);
     await store.record(click('hero', 'a'));
     await store.record(click('hero', 'b'));
     await store.record(click('bonus', 'a'));
@@ -54,8 +54,8 @@ describe.each(engines)('npm run stats on %s', (engine) => {
 
   describe('with page views, sources and conversions', () => {
     beforeEach(async () => {
-      const views = createViewStore(stats.db, { retentionDays: 400 });
-      const clicks = createClickStore(stats.db, { retentionDays: 400 });
+      const views = createViewStore(stats.db);
+      const clicks = createClickStore(stats.db);
       const conversions = createConversionStore(stats.db);
       for (const visitor of ['a', 'b']) {
         await views.record({ at: today, page: '/', referrerHost: null, source: 'newsletter', medium: 'email', campaign: null, device: 'mobile', visitor });
