@@ -8,15 +8,20 @@
  */
 import { type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import BetterSqlite from 'better-sqlite3';
 import type autocannon from 'autocannon';
 import pg from 'pg';
+import { createElement } from 'react';
+import { renderToStaticMarkup } from 'react-dom/server';
+import { AdminPage } from '../../server/admin/AdminPage';
 import { addDays, utcDay } from '../../server/clicks/utcDay';
 import type { DatabaseSettings } from '../../server/db/databaseSettings';
 import { openDatabase } from '../../server/db/openDatabase';
+import { readFunnelReport } from '../../server/funnelReport/funnelReport';
+import { reportRange } from '../../server/funnelReport/reportRange';
 import { lastFinishedDay } from '../../server/jobs/closeDays';
 import { silentLogger } from '../../server/logger';
 import { clickEndpoint } from '../../shared/clickBeacon';
@@ -43,7 +48,7 @@ const limits = {
 };
 
 /** Runs of each timing. */
-const runs = { admin: 5, pageDuringReport: 10, page: 10, stats: 3, flood: 3 };
+const runs = { admin: 5, parts: 3, pageDuringReport: 10, page: 10, stats: 3, flood: 3 };
 
 /** The issue's targets. */
 const targets = { admin365Ms: 300, admin30Ms: 100, statsMs: 3_000, pageDuringReportMs: 50, floodBytes: 300_000 };
@@ -52,6 +57,8 @@ interface Summary {
   median: number;
   max: number;
   count: number;
+  /** Answers other than 200 among the runs, e.g. "503 ×2" (a report stopped after the server's limit); '' when none. */
+  refused?: string;
 }
 
 const summary = (values: number[]): Summary => {
@@ -59,13 +66,20 @@ const summary = (values: number[]): Summary => {
   return { median: sorted[Math.floor(sorted.length / 2)] ?? NaN, max: sorted.at(-1) ?? NaN, count: sorted.length };
 };
 const ms = (value: number) => `${value.toFixed(0)} ms`;
-const timing = ({ median, max, count }: Summary) => `median ${ms(median)}, max ${ms(max)} (${count} runs)`;
+const timing = ({ median, max, count, refused }: Summary) => `median ${ms(median)}, max ${ms(max)} (${count} runs${refused ? `; answered ${refused}` : ''})`;
 const number = (value: number) => value.toLocaleString('en');
 const seconds = (value: number) => `${(value / 1000).toFixed(1)} s`;
 const kilobytes = (bytes: number) => `${(bytes / 1000).toFixed(1)} KB`;
+/** The machine is shared: how busy it was is part of every figure. */
+const load = () => `load average ${loadavg().map((value) => value.toFixed(1)).join(', ')}`;
 
 interface VolumeFigures {
   engine: string;
+  generationMs?: number;
+  /** The first start on the year's rows: to /healthz, and to every finished day closed. */
+  readyMs?: number;
+  closedMs?: number;
+  recordingP99?: { views: number; clicks: number };
   admin365?: Summary;
   admin30?: Summary;
   pageDuringReport?: Summary;
@@ -83,6 +97,8 @@ interface EngineSetup {
   writer(bulk: boolean): Promise<BulkWriter>;
   /** What a real installation's housekeeping would have done to freshly loaded tables. */
   afterLoad?(): Promise<string>;
+  /** The same after many rows were deleted (PostgreSQL keeps them as dead rows until a vacuum). */
+  afterDelete?(): Promise<void>;
   size(): Promise<number>;
   closedDays(): Promise<{ count: number; last: string }>;
 }
@@ -126,6 +142,7 @@ function postgresSetup(url: string): EngineSetup {
       await query('vacuum analyze');
       return `vacuum analyze (what autovacuum would have done to a year of inserts) ${seconds(performance.now() - started)}`;
     },
+    afterDelete: async () => void (await query('vacuum analyze views')),
     size: async () => Number((await query<{ size: string }>('select pg_database_size(current_database()) as size'))[0]!.size),
     closedDays: async () => {
       const [row] = await query<{ count: string; last: string | null }>('select count(*) as count, max(day) as last from closed_days');
@@ -179,9 +196,9 @@ export async function benchVolume(args: string[]): Promise<void> {
 /** Generation, then the server on the result; a failure ends this engine's part with its message, and the figures so far are kept. */
 async function onEngine(setup: EngineSetup, counts: VolumeCounts, children: Set<ChildProcess>): Promise<VolumeFigures> {
   const figures: VolumeFigures = { engine: setup.name };
-  console.log(`\n${setup.name}`);
+  console.log(`\n${setup.name} (${load()})`);
   try {
-    await generate(setup, counts);
+    figures.generationMs = await generate(setup, counts);
     await measureServer(setup, figures, children);
   } catch (error) {
     console.log(`  stopped: ${error instanceof Error ? error.message : String(error)}`);
@@ -189,7 +206,8 @@ async function onEngine(setup: EngineSetup, counts: VolumeCounts, children: Set<
   return figures;
 }
 
-async function generate(setup: EngineSetup, counts: VolumeCounts): Promise<void> {
+/** Resolves to how long writing the rows took. */
+async function generate(setup: EngineSetup, counts: VolumeCounts): Promise<number> {
   // Opened once as the server opens it, so the schema is the current one; the rows go in beside it.
   await (await openDatabase(setup.settings, { logger: silentLogger })).close();
   const now = new Date();
@@ -212,14 +230,17 @@ async function generate(setup: EngineSetup, counts: VolumeCounts): Promise<void>
   );
   if (setup.afterLoad) console.log(`  ${await setup.afterLoad()}`);
   console.log(`  database size: ${(await setup.size() / 1e9).toFixed(2)} GB`);
+  return took;
 }
 
-async function waitForClosing(setup: EngineSetup, server: RunningServer): Promise<void> {
+/** Resolves to the milliseconds from the server's start to every finished day closed. */
+async function waitForClosing(setup: EngineSetup, server: RunningServer): Promise<number> {
   for (const deadline = performance.now() + limits.closingMs; ; ) {
     const { count, last } = await setup.closedDays();
     if (last !== '' && last >= lastFinishedDay(new Date())) {
-      console.log(`  every finished day closed (${count} in closed_days, the last ${last}) ${seconds(performance.now() - server.startedAt)} after the server was started`);
-      return;
+      const closedMs = performance.now() - server.startedAt;
+      console.log(`  every finished day closed (${count} in closed_days, the last ${last}) ${seconds(closedMs)} after the server was started`);
+      return closedMs;
     }
     if (/maintenance .* did not finish/.test(server.output())) throw new Error(`closing days failed: ${server.output().trim().slice(-2_000)}`);
     if (performance.now() > deadline) throw new Error(`closing was not done after ${limits.closingMs / 60_000} minutes (${count} days closed, the last ${last || 'none'})`);
@@ -235,30 +256,40 @@ async function start(setup: EngineSetup, children: Set<ChildProcess>): Promise<R
 
 async function repeat(count: number, call: () => Promise<Timed>): Promise<Timed[]> {
   const results: Timed[] = [];
-  for (let i = 0; i < count; i++) {
-    const result = await call();
-    if (result.status !== 200) throw new Error(`answered ${result.status} instead of 200`);
-    results.push(result);
-  }
+  for (let i = 0; i < count; i++) results.push(await call());
   return results;
 }
+
+/** Runs' times, and which of them were not answered 200. */
+function timedSummary(results: Timed[]): Summary {
+  const refused = new Map<number, number>();
+  for (const { status } of results) if (status !== 200) refused.set(status, (refused.get(status) ?? 0) + 1);
+  return { ...summary(results.map((run) => run.ms)), refused: [...refused].map(([status, times]) => `${status} ×${times}`).join(', ') };
+}
+
+/** The size of a page answered 200 among the runs. */
+const answered = (results: Timed[]) => results.find((run) => run.status === 200) ?? { bytes: NaN, wireBytes: NaN };
 
 async function measureServer(setup: EngineSetup, figures: VolumeFigures, children: Set<ChildProcess>): Promise<void> {
   let server = await start(setup, children);
   try {
-    await waitForClosing(setup, server);
+    figures.readyMs = server.readyMs;
+    figures.closedMs = await waitForClosing(setup, server);
     const admin = (days: number) => () => timedGet(`${server.base}/admin?days=${days}`, { authorization: `Bearer ${adminToken}` });
 
     const [first] = await repeat(1, admin(365));
     const year = await repeat(runs.admin, admin(365));
-    figures.admin365 = summary(year.map((run) => run.ms));
-    console.log(`  GET /admin?days=365: ${timing(figures.admin365)}; the first after start-up ${ms(first!.ms)}; ${kilobytes(year[0]!.bytes)} of HTML, ${kilobytes(year[0]!.wireBytes)} sent (brotli)`);
+    figures.admin365 = timedSummary(year);
+    console.log(`  GET /admin?days=365: ${timing(figures.admin365)}; the first after start-up ${ms(first!.ms)} (${first!.status}); ${kilobytes(answered(year).bytes)} of HTML, ${kilobytes(answered(year).wireBytes)} sent (brotli)`);
+    const { read, render } = await reportParts(setup.settings);
+    console.log(`    where its time goes, timed in this process: reading the report ${timing(read)}; rendering its HTML ${timing(render)}`);
     const month = await repeat(runs.admin, admin(30));
-    figures.admin30 = summary(month.map((run) => run.ms));
-    console.log(`  GET /admin?days=30:  ${timing(figures.admin30)}; ${kilobytes(month[0]!.bytes)} of HTML`);
+    figures.admin30 = timedSummary(month);
+    console.log(`  GET /admin?days=30:  ${timing(figures.admin30)}; ${kilobytes(answered(month).bytes)} of HTML`);
 
     const alone = await repeat(runs.page, () => timedGet(`${server.base}/`, {}));
     const during: number[] = [];
+    const reportAnswers: Timed[] = [];
     for (let run = 0; run < runs.pageDuringReport; run++) {
       let reportDone = false;
       const report = admin(365)().finally(() => (reportDone = true));
@@ -266,12 +297,13 @@ async function measureServer(setup: EngineSetup, figures: VolumeFigures, childre
       await sleep((figures.admin365.median * (run + 0.5)) / runs.pageDuringReport);
       const page = await timedGet(`${server.base}/`, {});
       if (!reportDone) during.push(page.ms);
-      if ((await report).status !== 200) throw new Error('/admin?days=365 did not answer 200 while / was asked for');
+      reportAnswers.push(await report);
     }
     if (during.length > 0) figures.pageDuringReport = summary(during);
+    const reportsRefused = timedSummary(reportAnswers).refused;
     console.log(
-      `  GET / while /admin?days=365 is being read: ${during.length > 0 ? timing(figures.pageDuringReport!) : 'no run'} (${during.length} of ${runs.pageDuringReport} answered before the report; ` +
-        `alone: ${timing(summary(alone.map((run) => run.ms)))})`,
+      `  GET / while /admin?days=365 is being read: ${during.length > 0 ? timing(figures.pageDuringReport!) : 'no run'} (${during.length} of ${runs.pageDuringReport} answered before the report${reportsRefused ? `, which answered ${reportsRefused}` : ''}; ` +
+        `alone: ${timing(timedSummary(alone))})`,
     );
 
     const stats: number[] = [];
@@ -291,6 +323,7 @@ async function measureServer(setup: EngineSetup, figures: VolumeFigures, childre
     const view: ViewBeaconBody = { page: '/', referrer: 'www.google.com', source: 'newsletter', medium: 'email', campaign: 'november' };
     recorded.push([`POST ${viewEndpoint}`, await postBeacons(server.base, viewEndpoint, JSON.stringify(view))]);
     recorded.push([`POST ${clickEndpoint}`, await postBeacons(server.base, clickEndpoint, JSON.stringify({ placement: 'hero', page: '/', referrer: 'www.google.com' }))]);
+    figures.recordingP99 = { views: recorded[0]![1].latency.p99, clicks: recorded[1]![1].latency.p99 };
     for (const [what, result] of recorded) {
       console.log(`  ${what} on a year of rows (10 connections, 10 s): p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, ${result.requests.average.toFixed(0)} req/s, ${result['2xx']} acknowledged, ${result.non2xx} refused`);
     }
@@ -310,11 +343,32 @@ async function measureServer(setup: EngineSetup, figures: VolumeFigures, childre
       await writer.run(`delete from closed_days where day = '${yesterday}'`);
       await writeSourceFlood(writer, yesterday, 86_400_000, floodSources, 'flood-closed');
     });
+    await setup.afterDelete?.();
     server = await start(setup, children);
     await waitForClosing(setup, server);
     figures.floodClosed = await measureFlood(server, `yesterday (${yesterday}, closed: 1,000 sources kept, the rest in one row), written in ${seconds(writtenClosed)}`);
   } finally {
     await server.stop();
+  }
+}
+
+/** A year's report read as npm run stats reads it (in process, read-only), and rendered as /admin renders it. */
+async function reportParts(settings: DatabaseSettings): Promise<{ read: Summary; render: Summary }> {
+  const database = await openDatabase(settings, { logger: silentLogger, readOnly: true });
+  try {
+    const reads: number[] = [];
+    const renders: number[] = [];
+    for (let run = 0; run < runs.parts; run++) {
+      const started = performance.now();
+      const report = await readFunnelReport(database.db, reportRange({ days: volumeDays }));
+      const read = performance.now();
+      renderToStaticMarkup(createElement(AdminPage, { report, linkHealth: undefined, affiliateUrl: 'https://www.example.com/register' }));
+      reads.push(read - started);
+      renders.push(performance.now() - read);
+    }
+    return { read: summary(reads), render: summary(renders) };
+  } finally {
+    await database.close();
   }
 }
 
@@ -333,14 +387,15 @@ async function write(setup: EngineSetup, work: (writer: BulkWriter) => Promise<v
 /** /admin?days=365 after a flood of floodSources views, each with a source of its own: its time and size. */
 async function measureFlood(server: RunningServer, what: string) {
   const results = await repeat(runs.flood, () => timedGet(`${server.base}/admin?days=365`, { authorization: `Bearer ${adminToken}` }));
-  const time = summary(results.map((run) => run.ms));
-  console.log(`  flood of ${number(floodSources)} sources on ${what}: GET /admin?days=365 ${timing(time)}, ${kilobytes(results[0]!.bytes)} of HTML (${kilobytes(results[0]!.wireBytes)} sent)`);
-  return { time, bytes: results[0]!.bytes };
+  const time = timedSummary(results);
+  const { bytes, wireBytes } = answered(results);
+  console.log(`  flood of ${number(floodSources)} sources on ${what}: GET /admin?days=365 ${timing(time)}, ${kilobytes(bytes)} of HTML (${kilobytes(wireBytes)} sent)`);
+  return { time, bytes };
 }
 
 function printTargets(figures: VolumeFigures[]) {
   const verdict = (value: Summary | undefined, target: number) =>
-    !value ? 'not measured' : value.max <= target ? 'met' : value.median <= target ? 'median only' : 'missed';
+    !value ? 'not measured' : value.refused ? `missed (${value.refused})` : value.max <= target ? 'met' : value.median <= target ? 'median only' : 'missed';
   const cell = (value: Summary | undefined, target: number, format = ms) => (value ? `${format(value.median)} (max ${format(value.max)}) ${verdict(value, target)}` : 'not measured');
   const rows: [string, string, (f: VolumeFigures) => string][] = [
     ['/admin?days=365', `≤ ${targets.admin365Ms} ms`, (f) => cell(f.admin365, targets.admin365Ms)],
@@ -350,7 +405,18 @@ function printTargets(figures: VolumeFigures[]) {
     ['flood /admin, today', `< ${targets.floodBytes / 1000} KB`, (f) => (f.floodToday ? `${kilobytes(f.floodToday.bytes)} ${f.floodToday.bytes < targets.floodBytes ? 'met' : 'missed'}, ${ms(f.floodToday.time.median)}` : 'not measured')],
     ['flood /admin, yesterday', `< ${targets.floodBytes / 1000} KB`, (f) => (f.floodClosed ? `${kilobytes(f.floodClosed.bytes)} ${f.floodClosed.bytes < targets.floodBytes ? 'met' : 'missed'}, ${ms(f.floodClosed.time.median)}` : 'not measured')],
   ];
-  console.log('\nAgainst the targets (median, max; "met" when every run met it)');
+  const plain = (value: (f: VolumeFigures) => number | undefined, format: (n: number) => string) => (f: VolumeFigures) => {
+    const n = value(f);
+    return n === undefined ? 'not measured' : format(n);
+  };
+  rows.push(
+    ['generating the rows', '', plain((f) => f.generationMs, seconds)],
+    ['first start to /healthz', '', plain((f) => f.readyMs, seconds)],
+    ['... to every day closed', '', plain((f) => f.closedMs, seconds)],
+    [`POST ${viewEndpoint} p99`, '', plain((f) => f.recordingP99?.views, ms)],
+    [`POST ${clickEndpoint} p99`, '', plain((f) => f.recordingP99?.clicks, ms)],
+  );
+  console.log(`\nAgainst the targets (median, max; "met" when every run met it; ${load()} at the end)`);
   const widths = [28, 10];
   console.log(`  ${'figure'.padEnd(widths[0]!)} ${'target'.padEnd(widths[1]!)} ${figures.map((f) => f.engine.padEnd(36)).join(' ')}`);
   for (const [name, target, value] of rows) {

@@ -362,11 +362,11 @@ export async function writeVolume(writer: BulkWriter, plan: readonly VolumeDay[]
   return written;
 }
 
-/** One view each of `values` distinct utm_source values on `day`, each from a visitor of its own, within its first `span` ms. */
+/** One view each of `values` distinct utm_source values (prefix-1, prefix-2, …) on `day`, each from a visitor of its own, within its first `span` ms. */
 export async function writeSourceFlood(writer: BulkWriter, day: string, span: number, values: number, prefix: string): Promise<void> {
   if (!/^[a-z-]+$/.test(prefix)) throw new Error(`not a plain prefix: ${prefix}`);
   const start = Date.parse(`${day}T00:00:00Z`);
   await writer.run(`${writer.series(1, values)}
     insert into views (at, day, page, referrer_host, source, medium, campaign, device, visitor)
-    select ${int(start)} + i % ${int(Math.max(1, span))}, ${dayLiteral(day)}, '/', null, '${prefix}' || i, 'cpc', null, 'mobile', '${prefix}-visitor-' || i from series`);
+    select ${int(start)} + i % ${int(Math.max(1, span))}, ${dayLiteral(day)}, '/', null, '${prefix}-' || i, 'cpc', null, 'mobile', '${prefix}-visitor-' || i from series`);
 }
