@@ -4,6 +4,8 @@ import type { FunnelReport } from '../funnelReport/funnelReport';
 const width = 300;
 const height = 96;
 const axisGap = 14;
+/** At most this many bars: past it a bar stands for several days, so a decade's chart stays a few KB. */
+const maxBars = 92;
 
 export interface ClickChartProps {
   placement: string;
@@ -11,8 +13,9 @@ export interface ClickChartProps {
 }
 
 /**
- * A bar per day of one placement's clicks, drawn on the server as SVG: nothing for the browser to run,
- * and crisp at any size. Screen readers get a one-sentence summary; the numbers are in the tables.
+ * A bar per day of one placement's clicks (per few days, over a long range), drawn on the server as SVG:
+ * nothing for the browser to run, and crisp at any size. Screen readers get a one-sentence summary; the
+ * numbers are in the tables.
  */
 export function ClickChart({ placement, days }: ClickChartProps) {
   const counts = days.map((entry) => entry.placements[placement]?.clicks ?? 0);
@@ -25,25 +28,33 @@ export function ClickChart({ placement, days }: ClickChartProps) {
     total === 0
       ? `${placement}: no clicks from ${first} to ${last}`
       : `${placement}: ${total} clicks from ${first} to ${last}, most on ${peakDay} (${peak})`;
-  const slot = width / Math.max(counts.length, 1);
+  const daysPerBar = Math.max(1, Math.ceil(counts.length / maxBars));
+  const bars = Array.from({ length: Math.ceil(counts.length / daysPerBar) }, (_, bar) => {
+    const start = bar * daysPerBar;
+    const end = Math.min(start + daysPerBar, counts.length) - 1;
+    const label = start === end ? days[start]!.day : `${days[start]!.day} to ${days[end]!.day}`;
+    return { label, count: counts.slice(start, end + 1).reduce((sum, count) => sum + count, 0) };
+  });
+  const barPeak = Math.max(...bars.map((bar) => bar.count), 0);
+  const slot = width / Math.max(bars.length, 1);
   const barWidth = Math.max(slot * 0.8, 1);
   const plotHeight = height - axisGap;
   return (
     <svg className="chart" viewBox={`0 0 ${width} ${height}`} role="img" aria-label={summary}>
       <title>{summary}</title>
       <line x1={0} y1={plotHeight} x2={width} y2={plotHeight} stroke="#9aa5b1" strokeWidth={1} />
-      {counts.map((count, index) => {
+      {bars.map(({ label, count }, index) => {
         if (count === 0) return null;
-        const barHeight = Math.max((count / peak) * (plotHeight - 12), 1);
+        const barHeight = Math.max((count / barPeak) * (plotHeight - 12), 1);
         return (
-          <rect key={days[index]?.day} x={index * slot + (slot - barWidth) / 2} y={plotHeight - barHeight} width={barWidth} height={barHeight} fill="#13315c">
-            <title>{`${days[index]?.day}: ${count}`}</title>
+          <rect key={label} x={index * slot + (slot - barWidth) / 2} y={plotHeight - barHeight} width={barWidth} height={barHeight} fill="#13315c">
+            <title>{`${label}: ${count}`}</title>
           </rect>
         );
       })}
-      {peak > 0 && (
+      {barPeak > 0 && (
         <text x={0} y={9} fontSize={10} fill="#3e4c59">
-          {`peak ${peak}`}
+          {daysPerBar === 1 ? `peak ${barPeak}` : `peak ${barPeak} in ${daysPerBar} days`}
         </text>
       )}
       <text x={0} y={height - 3} fontSize={10} fill="#3e4c59">

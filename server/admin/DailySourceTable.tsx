@@ -2,18 +2,20 @@ import type { FunnelReport } from '../funnelReport/funnelReport';
 import { sourceName } from '../funnelReport/reportNumbers';
 import { Caption, ScrollBox } from './ScrollBox';
 import { otherSourcesName, SourceCells, sourceColumns } from './SourceCells';
+import { maxTableDays, moreDaysNote, tableDays } from './tableDays';
 
 /**
  * Each day's top sources (the rest added up), newest first, days without visitors, clicks or conversions left out. The day heads
  * its group of rows (a tbody per day), so the source, not the day, is what begins each row after the first.
  */
 export function DailySourceTable({ report }: { report: FunnelReport }) {
-  const active = report.days.toReversed().filter((entry) => entry.sources.length > 0 || entry.otherSources);
+  const { shown: active, more } = tableDays(report, (entry) => entry.sources.length > 0 || entry.otherSources !== undefined);
   if (active.length === 0) return null;
   return (
+    <>
     <ScrollBox label="Sources per day">
       <table>
-        <Caption>Sources per day (UTC), newest first; days with nothing left out</Caption>
+        <Caption>Sources per day (UTC), newest first{more > 0 ? ` (the newest ${maxTableDays})` : ''}; days with nothing left out</Caption>
         <thead>
           <tr>
             <th scope="col">Day</th>
@@ -52,5 +54,7 @@ export function DailySourceTable({ report }: { report: FunnelReport }) {
         })}
       </table>
     </ScrollBox>
+    {more > 0 && <p className="muted">{moreDaysNote(more)}</p>}
+    </>
   );
 }

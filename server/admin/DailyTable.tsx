@@ -1,22 +1,26 @@
 import type { FunnelReport } from '../funnelReport/funnelReport';
 import { Amounts } from './Amounts';
 import { Caption, ScrollBox } from './ScrollBox';
+import { maxTableDays, moreDaysNote, tableDays } from './tableDays';
 
 const pair = (count: number, visitors: number) => (count > 0 ? `${count} / ${visitors}` : '–');
 
 /**
  * Day by day, newest first: page views, clicks per placement, and what the day's clicks earned. Days with
- * nothing are left out (the charts show them as gaps), so a range of years that were mostly quiet costs the
- * page little: 3,660 empty rows were 556 KB of HTML and up to 0.7 s of rendering.
+ * nothing are left out (the charts show them as gaps), and at most maxTableDays are shown (see tableDays.ts).
  */
 export function DailyTable({ report }: { report: FunnelReport }) {
   const placements = report.totals.map((row) => row.placement);
-  const active = report.days.toReversed().filter(({ all }) => all.views > 0 || all.clicks > 0 || all.conversions > 0);
+  const { shown: active, more } = tableDays(report, ({ all }) => all.views > 0 || all.clicks > 0 || all.conversions > 0);
   if (active.length === 0) return null;
   return (
+    <>
     <ScrollBox label="Views, clicks and conversions per day">
       <table>
-        <Caption>Views, clicks and conversions per day (UTC), newest first, days with nothing left out; views and clicks as count / unique visitors</Caption>
+        <Caption>
+          Views, clicks and conversions per day (UTC), newest first{more > 0 ? ` (the newest ${maxTableDays})` : ''}, days with nothing left out; views and
+          clicks as count / unique visitors
+        </Caption>
         <thead>
           <tr>
             <th scope="col">Day</th>
@@ -52,5 +56,7 @@ export function DailyTable({ report }: { report: FunnelReport }) {
         </tbody>
       </table>
     </ScrollBox>
+    {more > 0 && <p className="muted">{moreDaysNote(more)}</p>}
+    </>
   );
 }

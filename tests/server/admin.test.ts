@@ -374,3 +374,27 @@ describe.each(engines)('GET /admin with thousands of sources on %s', (engine) =>
     }
   });
 });
+
+describe('GET /admin over a long range with something every day', () => {
+  it('shows the newest 31 days in the day tables, says where the rest are, and draws at most 92 bars a chart', async () => {
+    const { app, store } = await setUp();
+    try {
+      const rows = Array.from({ length: 200 }, (_, index) => {
+        const at = Date.now() - index * 86_400_000;
+        const day = new Date(at).toISOString().slice(0, 10);
+        return { at, day, placement: 'hero', page: '/', referrer_host: null, device: 'mobile', visitor: `v${index}`, via: 'beacon', source: 'newsletter' };
+      });
+      await store.database.db.insertInto('clicks').values(rows).execute();
+      const response = await request(app).get('/admin?days=365').set('Authorization', `Bearer ${token}`).expect(200);
+      const page = parseHtml(response.text);
+      expect(tableCaptioned(page, 'Views, clicks and conversions per day').all('tbody tr')).toHaveLength(31);
+      expect(tableCaptioned(page, 'Sources per day').all('tbody')).toHaveLength(31);
+      expect(page.text()).toContain('169 older days are not shown here: npm run stats -- --csv or --json lists every day.');
+      const heroChart = page.all('svg.chart').find((chart) => chart.attr('aria-label')?.startsWith('hero:'));
+      expect(heroChart?.all('rect').length).toBeLessThanOrEqual(92);
+      expect(heroChart?.attr('aria-label')).toMatch(/^hero: 200 clicks from /);
+    } finally {
+      await store.close();
+    }
+  });
+});
