@@ -347,6 +347,11 @@ async function measureServer(setup: EngineSetup, figures: VolumeFigures, childre
     server = await start(setup, children);
     await waitForClosing(setup, server);
     figures.floodClosed = await measureFlood(server, `yesterday (${yesterday}, closed: 1,000 sources kept, the rest in one row), written in ${seconds(writtenClosed)}`);
+  } catch (error) {
+    // What the server said last tells a crash from a refusal.
+    const { exitCode, signalCode } = server.child;
+    const state = exitCode !== null || signalCode !== null ? `the server had exited (${exitCode ?? signalCode})` : 'the server was still running';
+    throw new Error(`${error instanceof Error ? error.message : String(error)}; ${state}; its last output:\n${server.output().trim().split('\n').slice(-15).join('\n')}`);
   } finally {
     await server.stop();
   }

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { existsSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
@@ -36,6 +37,8 @@ export interface RunningServer {
  * first ends the wait with its output. The child is in `children` for as long as it runs.
  */
 export async function startBuiltServer(port: number, variables: Record<string, string>, limitMs: number, children: Set<ChildProcess>): Promise<RunningServer> {
+  // Another build may be rewriting dist/ at this moment (it removes the folder first): give it a minute.
+  for (let waited = 0; !existsSync(mainScript) && waited < 60_000; waited += 500) await sleep(500);
   const started = performance.now();
   const child = spawn(process.execPath, [mainScript], {
     env: environmentWith({ PORT: String(port), HOST: '127.0.0.1', SITE_URL: `http://localhost:${port}`, CLICK_STATS: 'on', ...variables }),
