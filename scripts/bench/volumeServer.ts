@@ -92,7 +92,8 @@ export interface Timed {
 export function timedGet(url: string, headers: Record<string, string>, limitMs = 120_000): Promise<Timed> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
-    const request = http.get(url, { headers: { 'accept-encoding': 'br, gzip', ...headers }, timeout: limitMs }, (response) => {
+    // A connection of its own each time: a kept-alive one may be closed by the server just as it is reused.
+    const request = http.get(url, { agent: false, headers: { 'accept-encoding': 'br, gzip', ...headers }, timeout: limitMs }, (response) => {
       const chunks: Buffer[] = [];
       response.on('data', (chunk: Buffer) => chunks.push(chunk));
       response.on('error', reject);
