@@ -265,7 +265,7 @@ async function benchClicks(engines: EngineTarget[]) {
   const p99s: number[] = [];
   for (const engine of engines) {
     const inserts = await inProcessCost(engine.settings, 5_000, (db) => {
-      const store = createClickStore(db, { retentionDays: 400 });
+      const store = createClickStore(db);
       return (i) => store.record({ at: new Date(), placement: 'hero', page: '/', referrerHost: 'www.google.com', device: 'mobile', visitor: `visitor-${i}`, via: 'beacon' });
     });
     const posts = await postBeacons(engine.base, clickEndpoint, JSON.stringify({ placement: 'hero', page: '/', referrer: 'www.google.com' }));
@@ -285,7 +285,7 @@ async function benchViews(engines: EngineTarget[]) {
   const p99s: number[] = [];
   for (const engine of engines) {
     const inserts = await inProcessCost(engine.settings, 5_000, (db) => {
-      const store = createViewStore(db, { retentionDays: 400 });
+      const store = createViewStore(db);
       return (i) => store.record({ at: new Date(), page: '/', referrerHost: 'www.google.com', source: 'newsletter', medium: 'email', campaign: 'november', device: 'mobile', visitor: `visitor-${i}` });
     });
     const posts = await postBeacons(engine.base, viewEndpoint, JSON.stringify(body));
