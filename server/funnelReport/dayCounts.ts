@@ -1,5 +1,8 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
+import { addDays } from '../clicks/utcDay';
 import type { Schema } from '../db/schema';
+
+const maxDay = (a: string, b: string) => (a > b ? a : b);
 
 /**
  * Views and clicks counted per UTC day and per value of a dimension: the shape of daily_counts, which a
@@ -47,19 +50,19 @@ const valueOf = (column: string): RawBuilder<string> => (column === '' ? sql<str
 const groupByValue = (column: string): RawBuilder<unknown> => (column === '' ? sql`` : sql`, ${valueOf(column)}`);
 
 /**
- * Raw views and clicks of days from..to (and after `after`: '' sorts before every day) as rows of (day,
- * value, views, visitors, clicks, clickers); a day and value may have two rows (views, clicks).
+ * Raw views and clicks of days from..to as rows of (day, value, views, visitors, clicks, clickers); a day
+ * and value may have two rows (views, clicks). One lower bound on day, so the index range starts there.
  */
-function rawRows(dimension: Dimension, from: string, to: string, after = ''): RawBuilder<unknown> {
+function rawRows(dimension: Dimension, from: string, to: string): RawBuilder<unknown> {
   const { views, clicks } = valueColumns[dimension];
   const parts: RawBuilder<unknown>[] = [];
   if (views !== undefined) {
     parts.push(sql`select day, ${valueOf(views)} as value, count(*) as views, count(distinct visitor) as visitors, 0 as clicks, 0 as clickers, 1 as distinct_values
-      from views where day >= ${from} and day <= ${to} and day > ${after} group by day${groupByValue(views)}`);
+      from views where day >= ${from} and day <= ${to} group by day${groupByValue(views)}`);
   }
   if (clicks !== undefined) {
     parts.push(sql`select day, ${valueOf(clicks)} as value, 0 as views, 0 as visitors, count(*) as clicks, count(distinct visitor) as clickers, 1 as distinct_values
-      from clicks where day >= ${from} and day <= ${to} and day > ${after} group by day${groupByValue(clicks)}`);
+      from clicks where day >= ${from} and day <= ${to} group by day${groupByValue(clicks)}`);
   }
   return sql.join(parts, sql` union all `);
 }
@@ -78,9 +81,11 @@ export function dayValueRows(dimension: Dimension, from: string, to: string, { l
   const closedTo = lastClosed < to ? lastClosed : to;
   const closed = sql`select day, value, views, visitors, clicks, clickers, distinct_values
     from daily_counts where dimension = ${dimension} and day >= ${from} and day <= ${closedTo}`;
-  // Raw rows of days already closed are never read (the condition is on the raw tables' own day index).
+  // Raw rows of closed days are never read: the raw tables' day index is entered at the first open day
+  // (with two lower bounds, SQLite entered it at the report's first day and walked a year of rows).
+  const firstOpen = lastClosed === '' ? from : maxDay(from, addDays(lastClosed, 1));
   const raw = sql`select day, value, sum(views) as views, sum(visitors) as visitors, sum(clicks) as clicks, sum(clickers) as clickers, max(distinct_values) as distinct_values
-    from (${rawRows(dimension, from, to, lastClosed)}) as raw group by day, value`;
+    from (${rawRows(dimension, firstOpen, to)}) as raw group by day, value`;
   return sql`${closed} union all ${raw}`;
 }
 

@@ -120,7 +120,9 @@ const queryCanceled = '57014';
 
 /** Reads PostgreSQL on a pool of two connections of its own, whose statements the server stops after timeoutMs. */
 export function postgresReportReader(url: string, { timeoutMs = reportTimeoutMs } = {}): ReportReader {
-  const pool = postgresPool(url, { max: 2, statement_timeout: timeoutMs, application_name: 'auctions-guide reports' });
+  // work_mem: counting a busy day's distinct visitors per value sorts its raw rows, which spilled to disk
+  // past PostgreSQL's default 4 MB; a report's two connections may use 64 MB each instead.
+  const pool = postgresPool(url, { max: 2, statement_timeout: timeoutMs, application_name: 'auctions-guide reports', options: '-c work_mem=64MB' });
   // An idle connection that the server closes emits 'error'; the next report simply takes a new one.
   pool.on('error', () => {});
   const reader = inProcessReportReader(new Kysely<Schema>({ dialect: new PostgresDialect({ pool }) }));
