@@ -34,9 +34,6 @@ export type ValueLimit = number | 'all';
 
 const limitClause = (limit: ValueLimit) => (limit === 'all' ? sql`` : sql`limit ${limit}`);
 const sums = sql`sum(views) as views, sum(visitors) as visitors, sum(clicks) as clicks, sum(clickers) as clickers`;
-/** How many distinct values rows hold: the othersValue row of a capped day holds distinct_values of them. */
-const valueCount = sql`count(distinct case when value <> ${othersValue} then value end)
-  + coalesce(sum(case when value = ${othersValue} then distinct_values else 0 end), 0) as distinct_values`;
 
 async function rows(db: Kysely<Schema>, query: ReturnType<typeof sql>): Promise<DayCount[]> {
   return (await sql<Record<string, unknown>>`${query}`.execute(db)).rows.map(toDayCount);
@@ -56,29 +53,52 @@ export function readTopValues(db: Kysely<Schema>, dimension: Dimension, { from, 
   );
 }
 
-/** Every value of a dimension over the range added up: how many values there were, and their counts summed. */
-export async function readValueTotals(db: Kysely<Schema>, dimension: Dimension, { from, to }: ReportRange, span: ClosedSpan): Promise<DayCount> {
-  // A value folded into a capped day's othersValue row may also be listed on another day: then it counts twice.
-  const [total] = await rows(db, sql`select ${valueCount}, ${sums} from (${dayValueRows(dimension, from, to, span)}) as counts`);
-  return total!;
+/** Window sums of a grouped dimension's figures, and how many values its rows hold (an othersValue row holds distinct_values). */
+const totals = (partition: ReturnType<typeof sql>) => sql`
+  sum(views) over (${partition}) as total_views, sum(visitors) over (${partition}) as total_visitors,
+  sum(clicks) over (${partition}) as total_clicks, sum(clickers) over (${partition}) as total_clickers,
+  sum(case when value = ${othersValue} then distinct_values else 1 end) over (${partition}) as total_values`;
+
+/** The window totals a row carries, as a DayCount of the day (or the range) it was summed over. */
+function totalOf(row: Record<string, unknown>): DayCount {
+  return toDayCount({ day: row.day, value: '', views: row.total_views, visitors: row.total_visitors, clicks: row.total_clicks, clickers: row.total_clickers, distinct_values: row.total_values });
 }
 
-/** Each day's values of a dimension, at most `limit` a day, in valueOrder within the day. */
-export function readTopValuesPerDay(db: Kysely<Schema>, dimension: Dimension, { from, to }: ReportRange, span: ClosedSpan, limit: ValueLimit): Promise<DayCount[]> {
-  const counts = dayValueRows(dimension, from, to, span);
-  if (limit === 'all') return rows(db, sql`select * from (${counts}) as counts where value <> ${othersValue}`);
-  return rows(
-    db,
-    sql`select * from (
-      select day, value, views, visitors, clicks, clickers, row_number() over (partition by day order by ${valueOrder}) as position
-      from (${counts}) as counts where value <> ${othersValue}
-    ) as ranked where position <= ${limit}`,
-  );
+/**
+ * A dimension's top values over the range, and every value's counts added up, in one read of its rows
+ * (each read of the open days' raw rows costs a scan of them). `total` holds how many values there were;
+ * a value folded into a capped day's othersValue row and listed on another day counts twice there.
+ */
+export async function readTopValuesWithTotal(
+  db: Kysely<Schema>,
+  dimension: Dimension,
+  { from, to }: ReportRange,
+  span: ClosedSpan,
+  limit: ValueLimit,
+): Promise<{ top: DayCount[]; total: DayCount | undefined }> {
+  const found = await sql<Record<string, unknown>>`select * from (
+      select value, views, visitors, clicks, clickers, ${totals(sql``)} from (
+        select value, ${sums}, sum(distinct_values) as distinct_values from (${dayValueRows(dimension, from, to, span)}) as counts group by value
+      ) as byValue
+    ) as withTotals where value <> ${othersValue} order by ${valueOrder} ${limitClause(limit)}`.execute(db);
+  return { top: found.rows.map(toDayCount), total: found.rows[0] && totalOf(found.rows[0]) };
 }
 
-/** Each day's values of a dimension added up (value counted as in readValueTotals). */
-export function readValueTotalsPerDay(db: Kysely<Schema>, dimension: Dimension, { from, to }: ReportRange, span: ClosedSpan): Promise<DayCount[]> {
-  return rows(db, sql`select day, ${valueCount}, ${sums} from (${dayValueRows(dimension, from, to, span)}) as counts group by day`);
+/** Each day's top values of a dimension, at most `limit` a day in valueOrder, and each day's values added up (as in readTopValuesWithTotal). */
+export async function readTopValuesPerDayWithTotals(
+  db: Kysely<Schema>,
+  dimension: Dimension,
+  { from, to }: ReportRange,
+  span: ClosedSpan,
+  limit: ValueLimit,
+): Promise<{ top: DayCount[]; totals: DayCount[] }> {
+  const found = await sql<Record<string, unknown>>`select * from (
+      select day, value, views, visitors, clicks, clickers, ${totals(sql`partition by day`)},
+        row_number() over (partition by day order by case when value = ${othersValue} then 1 else 0 end, ${valueOrder}) as position
+      from (${dayValueRows(dimension, from, to, span)}) as counts
+    ) as ranked where value <> ${othersValue} ${limit === 'all' ? sql`` : sql`and position <= ${limit}`}`.execute(db);
+  const totalsByDay = new Map(found.rows.map((row) => [String(row.day), totalOf(row)]));
+  return { top: found.rows.map(toDayCount), totals: [...totalsByDay.values()] };
 }
 
 /** Which days are closed, read once per report so every query of it splits the range at the same day. */

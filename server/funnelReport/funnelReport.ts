@@ -9,9 +9,8 @@ import {
   readConversionCounts,
   readPerDay,
   readTopValues,
-  readTopValuesPerDay,
-  readValueTotals,
-  readValueTotalsPerDay,
+  readTopValuesPerDayWithTotals,
+  readTopValuesWithTotal,
   type ConversionCount,
   type ValueLimit,
 } from './funnelQueries';
@@ -117,13 +116,11 @@ function groupBy<Row>(rows: readonly Row[], key: (row: Row) => string): Map<stri
 export async function readFunnelReport(db: Kysely<Schema>, range: ReportRange, options: FunnelReportOptions = {}): Promise<FunnelReport> {
   const { sources: sourceLimit, daySources: daySourceLimit } = { ...defaultSourceLimits, ...options };
   const span = await readClosedSpan(db);
-  const [allPerDay, placementsPerDay, topSources, sourceTotals, daySources, daySourceTotals, devices, referrers, pages, conversions] = await Promise.all([
+  const [allPerDay, placementsPerDay, { top: topSources, total: sourceTotals }, { top: daySources, totals: daySourceTotals }, devices, referrers, pages, conversions] = await Promise.all([
     readPerDay(db, 'all', range, span),
     readPerDay(db, 'placement', range, span),
-    readTopValues(db, 'source', range, span, sourceLimit),
-    readValueTotals(db, 'source', range, span),
-    readTopValuesPerDay(db, 'source', range, span, daySourceLimit),
-    readValueTotalsPerDay(db, 'source', range, span),
+    readTopValuesWithTotal(db, 'source', range, span, sourceLimit),
+    readTopValuesPerDayWithTotals(db, 'source', range, span, daySourceLimit),
     readTopValues(db, 'device', range, span, 'all', byClicks),
     readTopValues(db, 'referrer', range, span, 10, byClicks),
     readTopValues(db, 'page', range, span, 20, byViews),
