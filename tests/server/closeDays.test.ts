@@ -177,6 +177,14 @@ describe.each(engines)('closing days on %s', (engine) => {
     expect(await db().selectFrom('views').select('day').execute()).toEqual([{ day: '2026-11-20' }]);
     expect(await readFunnelReport(db(), range)).toEqual(before);
   });
+
+  it('deletes a busy day past retention a batch at a time, every row of it', async () => {
+    await addViews(db(), Array.from({ length: 4500 }, (_, index) => ({ at: '2026-11-01T10:00:00Z', visitor: `v${index}` })));
+    await close();
+    expect(await forgetRawRows(db(), 10, now)).toEqual({ views: 4500, clicks: 0 });
+    expect(await db().selectFrom('views').select('id').execute()).toEqual([]);
+    expect(await counts('2026-11-01', 'all')).toEqual([{ value: '', views: 4500, visitors: 4500, clicks: 0, clickers: 0, distinct_values: 1 }]);
+  });
 });
 
 /** A database at schema 4, with folded days in the tables schema 5 replaces. */
