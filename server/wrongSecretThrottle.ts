@@ -1,9 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { createRateLimiter } from './clicks/rateLimiter';
 
-// Wrong secrets are counted per clientKey (an IPv6 client by its /64); /admin and /api/conversions import it from here.
-export { clientKey } from './clientKey';
-
 /** Hashing both sides first gives equal lengths, so the comparison takes the same time whatever is offered. */
 const digest = (value: string) => createHash('sha256').update(value).digest();
 

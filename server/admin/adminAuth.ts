@@ -1,5 +1,6 @@
 import type { RequestHandler } from 'express';
-import { clientKey, createWrongSecretThrottle, secretMatcher, type WrongSecretThrottleOptions } from '../wrongSecretThrottle';
+import { clientKey } from '../clientKey';
+import { createWrongSecretThrottle, secretMatcher, type WrongSecretThrottleOptions } from '../wrongSecretThrottle';
 
 export { clientKey };
 
