@@ -12,13 +12,23 @@ export function rate(part: number, whole: number): string {
   return `${percent !== 0 && percent < 10 ? percent.toFixed(1) : Math.round(percent)}%`;
 }
 
-/** Digits after the point per currency, as ICU knows them (2 for USD, 0 for JPY). */
+/**
+ * Digits after the point per currency, as ICU knows them (2 for USD, 0 for JPY), asked once per currency:
+ * making an Intl.NumberFormat costs about 0.2 ms, which a year's /admin paid for every amount it showed.
+ * At most one entry per currency ICU knows (about 300): a conversion's currency must be one of them.
+ */
+const digitsByCurrency = new Map<string, number>();
 function minorDigits(currency: string): number {
-  try {
-    return new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
-  } catch {
-    return 2;
+  let digits = digitsByCurrency.get(currency);
+  if (digits === undefined) {
+    try {
+      digits = new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
+    } catch {
+      digits = 2;
+    }
+    digitsByCurrency.set(currency, digits);
   }
+  return digits;
 }
 
 /** An amount with its currency code, e.g. "12.50 USD". */
