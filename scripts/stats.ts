@@ -96,10 +96,12 @@ export const main: CommandMain = async (argv, env, out, err) => {
     const report = await readFunnelReport(database.db, range, values['all-sources'] ? { sources: 'all', daySources: 'all' } : {});
     out(values.json ? formatReportJson(report) : values.csv ? formatReportCsv(report) : formatReportTable(report));
     if (values.csv && report.currencies.length > 0) err(`${csvCurrencyNote(report)}\n`);
-    // On stderr, so the JSON stays a file of its own: how to have every source instead of the top ones.
-    if (values.json && (report.otherSources || report.days.some((day) => day.otherSources))) {
+    // On stderr, so the JSON and CSV stay files of their own: how to have every source instead of the top ones.
+    const folded = report.otherSources || report.days.some((day) => day.otherSources);
+    if (values.json && folded) {
       err(`stats: sources past the top ${report.sources.length} of the range and the top 5 of each day are added up in otherSources; --all-sources lists every one\n`);
     }
+    if (values.csv && folded) err('stats: the CSV has no sources; npm run stats -- --json --all-sources lists every one\n');
   } finally {
     await database.close();
   }

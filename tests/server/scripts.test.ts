@@ -90,6 +90,39 @@ describe.each(engines)('npm run stats on %s', (engine) => {
       expect(err).toBe('stats: revenue is in EUR; 12.50 USD earned in other currencies is not in the CSV (--json has it)\n');
     });
 
+    describe('with more sources than the top 20', () => {
+      beforeEach(async () => {
+        const views = createViewStore(stats.db);
+        for (let index = 0; index < 25; index += 1) {
+          await views.record({ at: today, page: '/', referrerHost: null, source: `site-${index}`, medium: null, campaign: null, device: 'mobile', visitor: `w${index}` });
+        }
+      });
+
+      it('adds up the rest in otherSources and says on stderr that --all-sources lists every one', async () => {
+        const { code, out, err } = await run(statsMain, ['--json', '--days', '1'], stats.env);
+        expect(code).toBe(0);
+        const report = JSON.parse(out);
+        expect(report.sources).toHaveLength(20);
+        // 26 sources with views, 20 listed; the sale that named no click (source not known) counts among the rest.
+        expect(report.otherSources).toMatchObject({ sourceCount: 6, visitors: 6, conversions: 1 });
+        expect(err).toContain('--all-sources lists every one');
+        const every = JSON.parse((await run(statsMain, ['--json', '--all-sources', '--days', '1'], stats.env)).out);
+        expect(every.sources).toHaveLength(27);
+        expect(every.otherSources).toBeUndefined();
+      });
+
+      it('says with --csv where every source is', async () => {
+        const { err } = await run(statsMain, ['--csv', '--days', '1'], stats.env);
+        expect(err).toContain('stats: the CSV has no sources; npm run stats -- --json --all-sources lists every one');
+      });
+
+      it('prints a row of the other sources in the table, and where every one is', async () => {
+        const { out } = await run(statsMain, ['--days', '1'], stats.env);
+        expect(out).toMatch(/^\(6 others\) +6 +0 +0 +0% +1 +4\.00 EUR$/m);
+        expect(out).toContain('The 20 sources with most visitors are listed; --all-sources lists every one.');
+      });
+    });
+
     it('prints the funnel table', async () => {
       const { code, out } = await run(statsMain, ['--days', '1'], stats.env);
       expect(code).toBe(0);
