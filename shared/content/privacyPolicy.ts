@@ -112,7 +112,7 @@ export const privacyPolicy: ProsePage = {
         },
         {
           kind: 'paragraph',
-          text: 'We keep each page-view record for {clickRetentionDays} days. After that we keep only the daily number of page views and of different visitors for each website or campaign that sent them, and delete the individual records.',
+          text: 'We keep each page-view record for {clickRetentionDays} days. After that we keep only the daily number of page views and of different visitors for each page, type of device, referring website and website or campaign that sent them, and delete the individual records.',
         },
       ],
     },
@@ -147,7 +147,7 @@ export const privacyPolicy: ProsePage = {
         },
         {
           kind: 'paragraph',
-          text: 'We keep each click record for {clickRetentionDays} days. After that we keep only the daily number of clicks and of different visitors for each button and for each website or campaign that sent them, which cannot be linked to anyone, and delete the individual records.',
+          text: 'We keep each click record for {clickRetentionDays} days. After that we keep only the daily number of clicks and of different visitors for each button, page, type of device, referring website and website or campaign that sent them, which cannot be linked to anyone, and delete the individual records.',
         },
         {
           kind: 'paragraph',
