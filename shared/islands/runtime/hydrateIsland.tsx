@@ -26,14 +26,27 @@ export interface HydratedIsland {
  */
 export function hydrateIsland(element: HTMLElement, Component: ComponentType<object>, props: object, identifierPrefix: string | undefined): HydratedIsland {
   let root: HydratedIsland | undefined;
+  let leaving = false;
   startTransition(() => {
     root = hydrateRoot(
       element,
       <HydrationMarker element={element}>
         <Component {...props} />
       </HydrationMarker>,
-      { identifierPrefix },
+      {
+        identifierPrefix,
+        // An island unmounted by in-place navigation before its hydration finished makes React report
+        // that the root "received an early update"; the island is leaving the page, so that is no fault.
+        onRecoverableError: (error) => {
+          if (!leaving) reportError(error);
+        },
+      },
     );
   });
-  return root!;
+  return {
+    unmount() {
+      leaving = true;
+      root!.unmount();
+    },
+  };
 }
