@@ -1,7 +1,8 @@
 import { sql, type Kysely } from 'kysely';
 import { countedConversions } from '../conversions/conversionStore';
 import type { Schema } from '../db/schema';
-import { dayValueRows, othersValue, readLastClosedDay, toDayCount, valueOrder, type ClosedSpan, type DayCount, type Dimension } from './dayCounts';
+import { dayValueRows, toDayCount, valueOrder, type ReportBasis } from './dayCounts';
+import { othersValue, type DayCount, type Dimension } from './dimensions';
 import type { ReportRange } from './reportRange';
 
 /**
@@ -40,12 +41,12 @@ async function rows(db: Kysely<Schema>, query: ReturnType<typeof sql>): Promise<
 }
 
 /** A dimension's counts per day and value (one row each), for the dimensions with few values (all, placement). */
-export function readPerDay(db: Kysely<Schema>, dimension: Dimension, { from, to }: ReportRange, span: ClosedSpan): Promise<DayCount[]> {
+export function readPerDay(db: Kysely<Schema>, dimension: Dimension, { from, to }: ReportRange, span: ReportBasis): Promise<DayCount[]> {
   return rows(db, sql`select day, value, ${sums} from (${dayValueRows(dimension, from, to, span)}) as counts group by day, value`);
 }
 
 /** A dimension's values over the range, in valueOrder, at most `limit` of them (the othersValue row is never listed). */
-export function readTopValues(db: Kysely<Schema>, dimension: Dimension, { from, to }: ReportRange, span: ClosedSpan, limit: ValueLimit, order = valueOrder): Promise<DayCount[]> {
+export function readTopValues(db: Kysely<Schema>, dimension: Dimension, { from, to }: ReportRange, span: ReportBasis, limit: ValueLimit, order = valueOrder): Promise<DayCount[]> {
   return rows(
     db,
     sql`select value, ${sums} from (${dayValueRows(dimension, from, to, span)}) as counts where value <> ${othersValue}
@@ -73,7 +74,7 @@ export async function readTopValuesWithTotal(
   db: Kysely<Schema>,
   dimension: Dimension,
   { from, to }: ReportRange,
-  span: ClosedSpan,
+  span: ReportBasis,
   limit: ValueLimit,
 ): Promise<{ top: DayCount[]; total: DayCount | undefined }> {
   const found = await sql<Record<string, unknown>>`select * from (
@@ -89,7 +90,7 @@ export async function readTopValuesPerDayWithTotals(
   db: Kysely<Schema>,
   dimension: Dimension,
   { from, to }: ReportRange,
-  span: ClosedSpan,
+  span: ReportBasis,
   limit: ValueLimit,
 ): Promise<{ top: DayCount[]; totals: DayCount[] }> {
   const found = await sql<Record<string, unknown>>`select * from (
@@ -100,9 +101,6 @@ export async function readTopValuesPerDayWithTotals(
   const totalsByDay = new Map(found.rows.map((row) => [String(row.day), totalOf(row)]));
   return { top: found.rows.map(toDayCount), totals: [...totalsByDay.values()] };
 }
-
-/** Which days are closed, read once per report so every query of it splits the range at the same day. */
-export const readClosedSpan = readLastClosedDay;
 
 /**
  * Conversions not reversed, under the day of their click (a cohort: what the range's clicks earned), or

@@ -3,9 +3,10 @@ import type { Schema } from '../db/schema';
 import { affiliatePlacements } from '../../shared/affiliate';
 import { daysOf, type ReportRange } from './reportRange';
 import { earningsOf, mainCurrency, type Earnings } from './earnings';
-import type { DayCount } from './dayCounts';
+import { readReportBasis } from './dayCounts';
+import type { DayCount } from './dimensions';
+import type { OpenDayCounter } from './openDays';
 import {
-  readClosedSpan,
   readConversionCounts,
   readPerDay,
   readTopValues,
@@ -86,6 +87,8 @@ export interface FunnelReportOptions {
   sources?: ValueLimit;
   /** How many sources each day lists (5 unless said). */
   daySources?: ValueLimit;
+  /** Keeps the open days' counts between reports (a long-lived reader's); without it they are counted anew. */
+  openDays?: OpenDayCounter;
 }
 
 /** What /admin and npm run stats list unless asked for every source. */
@@ -115,7 +118,7 @@ function groupBy<Row>(rows: readonly Row[], key: (row: Row) => string): Map<stri
  */
 export async function readFunnelReport(db: Kysely<Schema>, range: ReportRange, options: FunnelReportOptions = {}): Promise<FunnelReport> {
   const { sources: sourceLimit, daySources: daySourceLimit } = { ...defaultSourceLimits, ...options };
-  const span = await readClosedSpan(db);
+  const span = await readReportBasis(db, range.from, range.to, options.openDays);
   const [allPerDay, placementsPerDay, { top: topSources, total: sourceTotals }, { top: daySources, totals: daySourceTotals }, devices, referrers, pages, conversions] = await Promise.all([
     readPerDay(db, 'all', range, span),
     readPerDay(db, 'placement', range, span),

@@ -6,7 +6,8 @@ import type { DatabaseSettings } from '../db/databaseSettings';
 import { postgresPool } from '../db/openDatabase';
 import type { Schema } from '../db/schema';
 import { distDir } from '../paths';
-import { readRawDayCounts, type DayCount, type Dimension } from './dayCounts';
+import { OpenDayCounter } from './openDays';
+import { readRawDayCounts, type DayCounts } from './rawDayCounts';
 import { readFunnelReport, type FunnelReport, type FunnelReportOptions } from './funnelReport';
 import type { ReportRange } from './reportRange';
 
@@ -19,7 +20,7 @@ import type { ReportRange } from './reportRange';
 export interface ReportReader {
   readFunnel(range: ReportRange, options?: FunnelReportOptions): Promise<FunnelReport>;
   /** One day's counts from its raw rows, for closing the day (server/jobs/closeDays.ts). */
-  readRawDay(day: string): Promise<Map<Dimension, DayCount[]>>;
+  readRawDay(day: string): Promise<DayCounts>;
   close(): Promise<void>;
 }
 
@@ -36,8 +37,9 @@ export class SlowReportError extends Error {
 
 /** Reads in this process, on the database given: tests' in-memory SQLite, and npm run stats. */
 export function inProcessReportReader(db: Kysely<Schema>): ReportReader {
+  const openDays = new OpenDayCounter();
   return {
-    readFunnel: (range, options) => readFunnelReport(db, range, options),
+    readFunnel: (range, options) => readFunnelReport(db, range, { ...options, openDays }),
     readRawDay: (day) => readRawDayCounts(db, day),
     close: async () => {},
   };
@@ -106,7 +108,7 @@ export function workerReportReader(file: string, { timeoutMs = reportTimeoutMs, 
   };
   return {
     readFunnel: (range, options) => ask<FunnelReport>({ kind: 'funnel', range, options }),
-    readRawDay: (day) => ask<Map<Dimension, DayCount[]>>({ kind: 'rawDay', day }),
+    readRawDay: (day) => ask<DayCounts>({ kind: 'rawDay', day }),
     async close() {
       const running = worker;
       worker = undefined;

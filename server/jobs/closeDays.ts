@@ -1,7 +1,8 @@
 import type { Kysely } from 'kysely';
 import { addDays, utcDay } from '../clicks/utcDay';
 import type { Schema } from '../db/schema';
-import { readLastClosedDay, readRawDayCounts, type DayCount, type Dimension } from '../funnelReport/dayCounts';
+import { readLastClosedDay } from '../funnelReport/dayCounts';
+import type { DayCounts } from '../funnelReport/rawDayCounts';
 
 /**
  * A day is closed this long after it ends, so a report recorded just after midnight by an instance whose
@@ -16,7 +17,7 @@ export const maxDaysClosedPerRun = 3660;
 const insertBatch = 200;
 
 /** Reads one day's counts from raw rows: in this process, or where the report reader runs them (server/funnelReport/reportReader.ts). */
-export type ReadRawDay = (day: string) => Promise<Map<Dimension, DayCount[]>>;
+export type ReadRawDay = (day: string) => Promise<DayCounts>;
 
 /** The latest day that ended at least closeGraceMs before now. */
 export function lastFinishedDay(now: Date): string {
@@ -40,7 +41,7 @@ async function firstRawDay(db: Kysely<Schema>): Promise<string | undefined> {
  * Resolves to the days it closed.
  */
 export async function closeFinishedDays(db: Kysely<Schema>, readRawDay: ReadRawDay, now: Date = new Date()): Promise<string[]> {
-  const { lastClosed } = await readLastClosedDay(db);
+  const lastClosed = await readLastClosedDay(db);
   const lastFinished = lastFinishedDay(now);
   // Nothing closed yet: start at the first day with raw rows (or, on an empty database, at yesterday).
   const first = lastClosed ? addDays(lastClosed, 1) : ((await firstRawDay(db)) ?? lastFinished);

@@ -16,7 +16,7 @@ const deleteBatch = 2_000;
  * clicks were deleted.
  */
 export async function forgetRawRows(db: Kysely<Schema>, retentionDays: number, now: Date = new Date()): Promise<{ views: number; clicks: number }> {
-  const { lastClosed } = await readLastClosedDay(db);
+  const lastClosed = await readLastClosedDay(db);
   const cutoff = addDays(utcDay(now), -retentionDays);
   const deleted = { views: 0, clicks: 0 };
   for (const table of ['views', 'clicks'] as const) {

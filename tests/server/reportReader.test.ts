@@ -5,7 +5,7 @@ import { createClickStore } from '../../server/clicks/clickStore';
 import type { AppDatabase } from '../../server/db/openDatabase';
 import { openDatabase } from '../../server/db/openDatabase';
 import { createStatsStores } from '../../server/db/statsStores';
-import { readRawDayCounts } from '../../server/funnelReport/dayCounts';
+import { readRawDayCounts } from '../../server/funnelReport/rawDayCounts';
 import { readFunnelReport } from '../../server/funnelReport/funnelReport';
 import { postgresReportReader, SlowReportError, workerReportReader, type ReportReader } from '../../server/funnelReport/reportReader';
 import { silentLogger } from '../../server/logger';

@@ -1,0 +1,30 @@
+/**
+ * Views and clicks counted per UTC day and per value of a dimension: the shape of daily_counts, which a
+ * closed day keeps (server/jobs/closeDays.ts) and which a report reads for closed days, counting raw
+ * rows only for the days after the last closed one. A visitor is a daily hash, so a day's distinct
+ * visitors are exact and summing them over days is what the report has always done.
+ */
+export type Dimension = 'all' | 'placement' | 'source' | 'page' | 'device' | 'referrer';
+export const dimensions: readonly Dimension[] = ['all', 'placement', 'source', 'page', 'device', 'referrer'];
+
+export interface DayCount {
+  day: string;
+  value: string;
+  views: number;
+  /** Distinct visitors who viewed a page. */
+  visitors: number;
+  clicks: number;
+  /** Distinct visitors who clicked. */
+  clickers: number;
+  /** 1, or for the row holding a day's values past the cap (othersValue), how many values it holds. */
+  distinctValues: number;
+}
+
+/**
+ * A day keeps at most this many values of a dimension, those with most visitors and clicks; the rest are
+ * added up into one row, othersValue. So a flood of made-up sources costs one row, not millions.
+ */
+export const maxValuesPerDay = 1000;
+
+/** The value of the row that holds a day's values past the cap: a control character, which no recorded value has. */
+export const othersValue = '\u0001others';
