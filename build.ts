@@ -145,10 +145,10 @@ export async function build(): Promise<AssetManifest> {
   precompress(assetsDir);
   writeFileSync(path.join(distDir, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
 
-  // The server, and the worker thread that reads SQLite reports off the thread serving pages (reportWorker.ts).
+  // The server, and the worker thread that reads reports and renders /admin off the thread serving pages (server/reports/reportWorker.ts).
   await esbuild.build({
     absWorkingDir: root,
-    entryPoints: { main: 'server/main.ts', reportWorker: 'server/funnelReport/reportWorker.ts' },
+    entryPoints: { main: 'server/main.ts', reportWorker: 'server/reports/reportWorker.ts' },
     outdir: 'dist/server',
     outExtension: { '.js': '.cjs' },
     bundle: true,

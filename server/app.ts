@@ -144,7 +144,7 @@ export function createApp(config: Config, options: AppOptions = {}): express.Exp
       adminRoutes({
         token: config.adminToken,
         affiliateUrl: config.affiliateUrl,
-        readStats: stores && ((range) => stores.reports.readFunnel(range)),
+        readReportPage: stores && ((range, context) => stores.reports.readAdminPage(range, context)),
         databaseName: stores?.database.name,
         linkHealth: options.linkHealth,
         logger,

@@ -11,7 +11,7 @@ import { memoryLinkCheckLog } from './linkHealth/linkCheckLog';
 import { LinkMonitor } from './linkHealth/linkMonitor';
 import { consoleLogger } from './logger';
 import { ManifestError } from './manifest';
-import { openReportReader } from './funnelReport/reportReader';
+import { openReportReader } from './reports/reportReader';
 
 /** A start-up problem the operator can fix: one clear line, exit code 1, no stack trace. */
 function fail(message: string): never {

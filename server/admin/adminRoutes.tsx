@@ -1,19 +1,21 @@
 import express from 'express';
-import { renderToStaticMarkup } from 'react-dom/server';
-import type { FunnelReport } from '../funnelReport/funnelReport';
 import { reportRange, ReportRangeError, type ReportRange } from '../funnelReport/reportRange';
+import { SlowReportError } from '../funnelReport/slowReport';
 import type { LinkHealthState } from '../linkHealth/linkMonitor';
 import type { Logger } from '../logger';
+import { adminHtml, adminReportHtml, type AdminPageContext } from './adminHtml';
 import { requireAdminToken, setPrivateHeaders } from './adminAuth';
-import { SlowReportError } from '../funnelReport/reportReader';
-import { AdminPage, AdminSlowReportPage, AdminUnavailablePage } from './AdminPage';
+import { AdminSlowReportPage, AdminUnavailablePage } from './AdminPage';
 import { adminCssHash } from './adminStyles';
 
 export interface AdminRouteOptions {
   token: string;
   affiliateUrl: string;
-  /** Reads the statistics of a range; undefined when click counting is off. */
-  readStats: ((range: ReportRange) => Promise<FunnelReport>) | undefined;
+  /**
+   * Reads a range's report and renders the page around it, as HTML, where reports are read (off the
+   * serving thread, see server/reports/); undefined when click counting is off.
+   */
+  readReportPage: ((range: ReportRange, context: AdminPageContext) => Promise<string>) | undefined;
   /** How the 503 page names the database, e.g. "DATABASE_URL postgres://user:***@db/site". */
   databaseName?: string;
   linkHealth: (() => Promise<LinkHealthState>) | undefined;
@@ -45,29 +47,27 @@ function rangeFromQuery(query: Record<string, unknown>): { range: ReportRange; e
  * is never linked from the public pages, and is neither cached nor indexed. While the database does
  * not answer it is a 503 page saying so.
  */
-export function adminRoutes({ token, affiliateUrl, readStats, databaseName = 'the database', linkHealth, logger }: AdminRouteOptions): express.Router {
+export function adminRoutes({ token, affiliateUrl, readReportPage, databaseName = 'the database', linkHealth, logger }: AdminRouteOptions): express.Router {
   const router = express.Router({ caseSensitive: true, strict: true });
   router.get('/admin', requireAdminToken(token), async (req, res) => {
     setPrivateHeaders(res);
     res.set('Content-Security-Policy', adminCsp).type('html');
     const { range, error } = rangeFromQuery(req.query);
-    let page;
     try {
-      const [report, health] = await Promise.all([readStats?.(range), linkHealth?.()]);
-      page = <AdminPage report={report} rangeError={error} linkHealth={health} affiliateUrl={affiliateUrl} />;
+      const context = { rangeError: error, linkHealth: await linkHealth?.(), affiliateUrl };
+      res.send(readReportPage ? await readReportPage(range, context) : adminReportHtml({ ...context, report: undefined }));
     } catch (failure) {
       // With click counting off there is no database to blame: that is a fault of ours, not an outage.
-      if (!readStats) throw failure;
+      if (!readReportPage) throw failure;
       res.status(503).set('Retry-After', String(retryAfterSeconds));
       // A report stopped for taking too long is not the database failing: say which it was.
       if (failure instanceof SlowReportError) {
         logger.info(`/admin: ${failure.message}`);
-        page = <AdminSlowReportPage reason={failure.message} />;
+        res.send(adminHtml(<AdminSlowReportPage reason={failure.message} />));
       } else {
-        page = <AdminUnavailablePage databaseName={databaseName} />;
+        res.send(adminHtml(<AdminUnavailablePage databaseName={databaseName} />));
       }
     }
-    res.send(`<!DOCTYPE html>${renderToStaticMarkup(page)}`);
   });
   return router;
 }

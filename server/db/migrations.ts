@@ -229,6 +229,12 @@ export const migrations: readonly Migration[] = [
     await db.schema.dropIndex('clicks_by_click_id').execute();
     await db.schema.createIndex('clicks_click_id_unique').on('clicks').column('click_id').unique().execute();
   },
+  // 7: a report counts conversions under the day of their click, grouped by placement, source and
+  // currency: an index on exactly those expressions, of the counted (not reversed) rows only, so a year's
+  // report reads the index in day order and never the table (a third of the time on SQLite).
+  async (db) => {
+    await sql`create index conversions_counted on conversions (coalesce(click_day, day), coalesce(placement, ''), coalesce(source, ''), currency, payout_micros) where reversed_at is null`.execute(db);
+  },
 ];
 
 /** A database written by a newer version of the site: this one must not touch it. */

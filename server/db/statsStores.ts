@@ -2,7 +2,7 @@ import { createClickStore, type ClickStore } from '../clicks/clickStore';
 import { createConversionStore, type ConversionStore } from '../conversions/conversionStore';
 import { createViewStore, type ViewStore } from '../views/viewStore';
 import { databaseLinkCheckLog, type LinkCheckLog } from '../linkHealth/linkCheckLog';
-import { inProcessReportReader, type ReportReader } from '../funnelReport/reportReader';
+import { inProcessReportReader, type ReportReader } from '../reports/reportReader';
 import { claimJobRun } from './jobRuns';
 import type { AppDatabase } from './openDatabase';
 import { createVisitorHasher, type VisitorHasher } from './visitorSalts';

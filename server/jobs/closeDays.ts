@@ -16,7 +16,7 @@ export const maxDaysClosedPerRun = 3660;
 /** Rows per insert statement: far below either engine's limit on bound values. */
 const insertBatch = 200;
 
-/** Reads one day's counts from raw rows: in this process, or where the report reader runs them (server/funnelReport/reportReader.ts). */
+/** Reads one day's counts from raw rows: in this process, or where the report reader runs them (server/reports/reportReader.ts). */
 export type ReadRawDay = (day: string) => Promise<DayCounts>;
 
 /** The latest day that ended at least closeGraceMs before now. */

@@ -45,7 +45,9 @@ const batch = fc.array(
   { maxLength: 60 },
 );
 
-async function insert(db: Kysely<Schema>, rows: fc.RecordValue<typeof batch>, now: number): Promise<void> {
+type Batch = typeof batch extends fc.Arbitrary<infer Rows> ? Rows : never;
+
+async function insert(db: Kysely<Schema>, rows: Batch, now: number): Promise<void> {
   const at = (secondsAgo: number) => now - secondsAgo * 1000;
   const views = rows.filter((row) => row.table === 'views').map((row) => view(row.day, at(row.secondsAgo), row.visitor, row.value === 0 ? null : `source-${row.value}`));
   const clicks = rows.filter((row) => row.table === 'clicks').map((row) => click(row.day, at(row.secondsAgo), row.visitor, `placement-${row.value % 4}`));

@@ -7,7 +7,8 @@ import { openDatabase } from '../../server/db/openDatabase';
 import { createStatsStores } from '../../server/db/statsStores';
 import { readRawDayCounts } from '../../server/funnelReport/rawDayCounts';
 import { readFunnelReport } from '../../server/funnelReport/funnelReport';
-import { postgresReportReader, SlowReportError, workerReportReader, type ReportReader } from '../../server/funnelReport/reportReader';
+import { SlowReportError } from '../../server/funnelReport/slowReport';
+import { workerReportReader, type ReportReader } from '../../server/reports/reportReader';
 import { silentLogger } from '../../server/logger';
 import { openTestDatabase, type TestEngineDatabase } from '../support/engines';
 import { assertSelector, parseHtml } from '../support/html';
@@ -49,20 +50,20 @@ describe('the SQLite report worker', () => {
   });
 
   it('reads the same report as the serving thread would, from its own read-only connection', async () => {
-    reader = workerReportReader(path.join(temp.dir(), 'clicks.sqlite'));
+    reader = workerReportReader({ engine: 'sqlite', file: path.join(temp.dir(), 'clicks.sqlite') });
     expect(await reader.readFunnel(range)).toEqual(await readFunnelReport(database.db, range));
     // The Map comes from another realm (the worker's answer is cloned), so its entries are compared.
     expect([...(await reader.readRawDay(today))]).toEqual([...(await readRawDayCounts(database.db, today))]);
   });
 
   it('stops a report past its time with SlowReportError, and the next report starts a fresh worker', async () => {
-    reader = workerReportReader(path.join(temp.dir(), 'clicks.sqlite'), { timeoutMs: 1 });
+    reader = workerReportReader({ engine: 'sqlite', file: path.join(temp.dir(), 'clicks.sqlite') }, { timeoutMs: 1 });
     await expect(reader.readFunnel(range)).rejects.toThrow(SlowReportError);
     await expect(reader.readFunnel(range)).rejects.toThrow(/took longer than 0.001 s and was stopped; try a shorter range/);
   });
 
   it('makes /admin say the report was stopped, not that the database is not answering', async () => {
-    reader = workerReportReader(path.join(temp.dir(), 'clicks.sqlite'), { timeoutMs: 1 });
+    reader = workerReportReader({ engine: 'sqlite', file: path.join(temp.dir(), 'clicks.sqlite') }, { timeoutMs: 1 });
     const response = await adminWith(database, reader, 503);
     expect(heading(response.text)).toBe('The report was stopped');
     expect(response.text).not.toMatch(/not answering/);
@@ -70,13 +71,13 @@ describe('the SQLite report worker', () => {
   });
 
   it('serves /admin from the worker', async () => {
-    reader = workerReportReader(path.join(temp.dir(), 'clicks.sqlite'));
+    reader = workerReportReader({ engine: 'sqlite', file: path.join(temp.dir(), 'clicks.sqlite') });
     const response = await adminWith(database, reader, 200);
     expect(response.text).toMatch(/3 clicks by 2 visitors/);
   });
 });
 
-describe('the PostgreSQL report reader', () => {
+describe('the PostgreSQL report worker', () => {
   let opened: TestEngineDatabase;
   let reader: ReportReader | undefined;
   beforeEach(async () => {
@@ -88,16 +89,22 @@ describe('the PostgreSQL report reader', () => {
     await opened.close();
   });
 
-  it('reads on a pool of its own', async () => {
-    reader = postgresReportReader(opened.url!);
+  it('reads on a pool of its own, in the worker', async () => {
+    reader = workerReportReader({ engine: 'postgres', url: opened.url! });
     expect(await reader.readFunnel(range)).toEqual(await readFunnelReport(opened.database.db, range));
+  });
+
+  it('serves /admin rendered in the worker', async () => {
+    reader = workerReportReader({ engine: 'postgres', url: opened.url! });
+    const response = await adminWith(opened.database, reader, 200);
+    expect(response.text).toMatch(/3 clicks by 2 visitors/);
   });
 
   it('has PostgreSQL stop a statement past its time, and /admin says the report was stopped, not that the database is not answering', async () => {
     // Enough raw rows today that counting them takes PostgreSQL longer than a millisecond.
     await sql`insert into views (at, day, page, source, device, visitor)
       select 0, ${today}, '/', 'source-' || (n % 500), 'mobile', 'visitor-' || n from generate_series(1, 50000) as n`.execute(opened.database.db);
-    reader = postgresReportReader(opened.url!, { timeoutMs: 1 });
+    reader = workerReportReader({ engine: 'postgres', url: opened.url! }, { timeoutMs: 1 });
     await expect(reader.readFunnel(range)).rejects.toThrow(SlowReportError);
     const response = await adminWith(opened.database, reader, 503);
     expect(heading(response.text)).toBe('The report was stopped');

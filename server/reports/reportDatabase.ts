@@ -1,0 +1,28 @@
+import BetterSqlite from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import type { DatabaseSettings } from '../db/databaseSettings';
+import { postgresPool } from '../db/openDatabase';
+import type { Schema } from '../db/schema';
+
+/** PostgreSQL's code for a statement the server cancelled (here: past statement_timeout). */
+const queryCanceled = '57014';
+
+export const isCancelledStatement = (error: unknown): boolean => (error as { code?: unknown } | null)?.code === queryCanceled;
+
+/**
+ * The report worker's own connection: SQLite read-only (WAL lets it read while the serving thread
+ * writes), or a pool of two PostgreSQL connections whose statements the server stops after timeoutMs.
+ */
+export function openReportDatabase(settings: DatabaseSettings, timeoutMs: number): Kysely<Schema> {
+  if (settings.engine === 'sqlite') {
+    const database = new BetterSqlite(settings.file, { readonly: true, fileMustExist: true });
+    database.pragma('busy_timeout = 5000');
+    return new Kysely<Schema>({ dialect: new SqliteDialect({ database }) });
+  }
+  // work_mem: counting a busy day's distinct visitors per value sorted past PostgreSQL's default 4 MB and
+  // spilled to disk; a report's two connections may use 64 MB each instead.
+  const pool = postgresPool(settings.url, { max: 2, statement_timeout: timeoutMs, application_name: 'auctions-guide reports', options: '-c work_mem=64MB' });
+  // An idle connection that the server closes emits 'error'; the next report simply takes a new one.
+  pool.on('error', () => {});
+  return new Kysely<Schema>({ dialect: new PostgresDialect({ pool }) });
+}
