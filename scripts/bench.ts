@@ -34,7 +34,7 @@ import { conversionsEndpoint } from '../server/conversions/conversionRoute';
 import { createConversionStore } from '../server/conversions/conversionStore';
 import type { DatabaseSettings } from '../server/db/databaseSettings';
 import { openDatabase, type AppDatabase } from '../server/db/openDatabase';
-import { silentLogger } from '../server/logger';
+import { silentLogger } from '../server/lib/logger';
 import { createViewStore } from '../server/views/viewStore';
 import { clickEndpoint } from '../shared/clickBeacon';
 import { pagePaths } from '../shared/routes';

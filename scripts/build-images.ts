@@ -9,7 +9,7 @@
  * wrong (named) or an image is over its byte budget (the files are written all the same, to look at).
  */
 import path from 'node:path';
-import { projectRoot, publicDir } from '../server/paths';
+import { projectRoot, publicDir } from '../server/lib/paths';
 import { sampleReviews } from '../shared/content/sampleReviews';
 import { budgets, sampleReviewFields, siteSlots } from './images/artwork';
 import { buildImages, variantFile } from './images/buildImages';

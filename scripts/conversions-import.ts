@@ -17,8 +17,8 @@ import { decodeCsvText } from '../server/conversions/csvText';
 import { createConversionStore, readConversionTotals } from '../server/conversions/conversionStore';
 import type { DatabaseSettings } from '../server/db/databaseSettings';
 import { DatabaseError, openDatabase } from '../server/db/openDatabase';
-import { errorSummary, printable } from '../server/errorText';
-import { silentLogger } from '../server/logger';
+import { errorSummary, printable } from '../server/lib/errorText';
+import { silentLogger } from '../server/lib/logger';
 import { runCommand, type CommandMain } from './runCommand';
 
 const usage = `Usage: npm run conversions:import -- FILE.csv [--txid-column NAME] [--subid-column NAME] [--payout-column NAME]
@@ -98,7 +98,7 @@ export const main: CommandMain = async (argv, env, writeOut, writeErr) => {
   let settings: DatabaseSettings;
   try {
     // The server's own reading of DATABASE_URL and CLICKS_DB, so both name the same database.
-    settings = typeof values.db === 'string' ? { engine: 'sqlite', file: values.db } : loadConfig({ DATABASE_URL: env.DATABASE_URL, CLICKS_DB: env.CLICKS_DB }).clickStats!.database;
+    settings = typeof values.db === 'string' ? { engine: 'sqlite', file: values.db } : loadConfig({ DATABASE_URL: env.DATABASE_URL, CLICKS_DB: env.CLICKS_DB }).statistics!.database;
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     err(`conversions:import: ${error.message}\n`);

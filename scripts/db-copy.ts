@@ -13,8 +13,8 @@ import { parseArgs } from 'node:util';
 import { ConfigError, defaultClicksDb, loadConfig } from '../server/config';
 import { copyDatabase, type CopyCounts, type CopyReport } from '../server/db/copyDatabase';
 import { DatabaseError, openDatabase, type AppDatabase } from '../server/db/openDatabase';
-import { errorSummary, printable } from '../server/errorText';
-import { silentLogger } from '../server/logger';
+import { errorSummary, printable } from '../server/lib/errorText';
+import { silentLogger } from '../server/lib/logger';
 import { runCommand, type CommandMain } from './runCommand';
 
 const usage = 'Usage: npm run db:copy -- --to postgres://user:password@host:5432/db [--from FILE]';
@@ -61,7 +61,7 @@ export const main: CommandMain = async (argv, env, out, err) => {
   let target;
   try {
     // The server's own check of a DATABASE_URL, so the message and the redaction are the same.
-    target = loadConfig({ DATABASE_URL: values.to }).clickStats!.database;
+    target = loadConfig({ DATABASE_URL: values.to }).statistics!.database;
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     err(`db:copy: --to: ${error.message.replace(/^DATABASE_URL\b/, 'the address')}\n`);

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { errorSummary, printable } from '../server/errorText';
+import { errorSummary, printable } from '../server/lib/errorText';
 
 /** An operator command's entry: arguments and environment in, text out, an exit code back, so tests can run it in-process. */
 export type CommandMain = (

@@ -19,7 +19,7 @@ import { formatReportCsv, formatReportJson, formatReportTable } from '../server/
 import { ConfigError, loadConfig } from '../server/config';
 import type { DatabaseSettings } from '../server/db/databaseSettings';
 import { DatabaseError, openDatabase } from '../server/db/openDatabase';
-import { silentLogger } from '../server/logger';
+import { silentLogger } from '../server/lib/logger';
 import { runCommand, type CommandMain } from './runCommand';
 
 const usage = `Usage: npm run stats -- [--days N | --from YYYY-MM-DD [--to YYYY-MM-DD]] [--json | --csv] [--all-sources] [--db FILE]`;
@@ -78,7 +78,7 @@ export const main: CommandMain = async (argv, env, out, err) => {
   let settings: DatabaseSettings;
   try {
     // The server's own reading of DATABASE_URL and CLICKS_DB, so both name the same database.
-    settings = values.db ? { engine: 'sqlite', file: values.db } : loadConfig({ DATABASE_URL: env.DATABASE_URL, CLICKS_DB: env.CLICKS_DB }).clickStats!.database;
+    settings = values.db ? { engine: 'sqlite', file: values.db } : loadConfig({ DATABASE_URL: env.DATABASE_URL, CLICKS_DB: env.CLICKS_DB }).statistics!.database;
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     err(`stats: ${error.message}\n`);

@@ -5,14 +5,14 @@ import { viewEndpoint } from '../shared/viewBeacon';
 import { canonicalPagePath } from '../shared/routes';
 import { adminRoutes } from './admin/adminRoutes';
 import { addressRateLimit, clickRoutes, visitorRateLimit } from './clicks/clickRoute';
-import { createRateLimiter, type RateLimiter } from './clicks/rateLimiter';
+import { createRateLimiter, type RateLimiter } from './limits/rateLimiter';
 import type { Config } from './config';
 import { conversionRoutes } from './conversions/conversionRoute';
-import type { StatsStores } from './db/statsStores';
-import { consoleLogger, type Logger } from './logger';
+import type { StatsStores } from './statsStores';
+import { consoleLogger, type Logger } from './lib/logger';
 import { readManifest, type AssetManifest } from './manifest';
 import { renderAllPages } from './pages';
-import { distAssetsDir, distDir, publicDir } from './paths';
+import { distAssetsDir, distDir, publicDir } from './lib/paths';
 import { loadInlineStyles } from './inlineStyles';
 import { securityHeaders } from './security';
 import { seoFiles } from './seoFiles';
@@ -78,15 +78,15 @@ export function createApp(config: Config, options: AppOptions = {}): express.Exp
   const manifest = options.manifest ?? readManifest(distDir);
   const assetsDir = options.assetsDir ?? distAssetsDir;
   const styles = loadInlineStyles(manifest, assetsDir);
-  const stores = config.clickStats ? options.stores : undefined;
-  if (config.clickStats && !stores) throw new Error('createApp: click counting is on, so options.stores must hold the opened stores');
+  const stores = config.statistics ? options.stores : undefined;
+  if (config.statistics && !stores) throw new Error('createApp: click counting is on, so options.stores must hold the opened stores');
   const rendered = renderAllPages(
     {
       siteUrl: config.siteUrl,
       affiliateUrl: config.affiliateUrl,
       affiliateSubIdParam: config.affiliateSubIdParam,
-      clickCounting: config.clickStats
-        ? { endpoint: clickEndpoint, viewEndpoint, subIdParam: config.affiliateSubIdParam, retentionDays: config.clickStats.retentionDays }
+      clickCounting: config.statistics
+        ? { endpoint: clickEndpoint, viewEndpoint, subIdParam: config.affiliateSubIdParam, retentionDays: config.statistics.retentionDays }
         : undefined,
       contactEmail: config.contactEmail,
     },

@@ -1,6 +1,6 @@
 import { isIP } from 'node:net';
 import { redactUrl, type DatabaseSettings } from './db/databaseSettings';
-import { isHostName } from './hostName';
+import { isHostName } from './lib/hostName';
 
 /** Everything the server reads from its environment, parsed and checked once at start-up. */
 export interface Config {
@@ -16,8 +16,11 @@ export interface Config {
   trustProxy: boolean | number;
   /** Milliseconds to let in-flight requests finish after SIGTERM/SIGINT before exiting anyway. */
   shutdownTimeoutMs: number;
-  /** Counting clicks on the affiliate links; undefined when CLICK_STATS=off (no listener, endpoint or database). */
-  clickStats: ClickStatsConfig | undefined;
+  /**
+   * The statistics of the funnel (page views, clicks, conversions) and where they are kept; undefined
+   * when CLICK_STATS=off (no beacon endpoint, no database). The variable keeps its first name.
+   */
+  statistics: StatisticsConfig | undefined;
   /** The secret that opens /admin; undefined means /admin does not exist. */
   adminToken: string | undefined;
   /** How often the server checks that AFFILIATE_URL still answers; undefined means never. */
@@ -28,10 +31,10 @@ export interface Config {
   conversionsKey: string | undefined;
 }
 
-export interface ClickStatsConfig {
+export interface StatisticsConfig {
   /** PostgreSQL when DATABASE_URL is set; otherwise the SQLite file CLICKS_DB (':memory:' keeps counts only while running, for tests). */
   database: DatabaseSettings;
-  /** Raw click rows older than this are folded into daily totals and deleted. */
+  /** Raw view and click rows older than this are deleted (their closed days stay in daily_counts); conversions are folded past it (and past 180 days). */
   retentionDays: number;
 }
 
@@ -61,7 +64,7 @@ export function loadConfig(env: Env = process.env): Config {
     siteUrl,
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     shutdownTimeoutMs: parseShutdownTimeout(env.SHUTDOWN_TIMEOUT_MS),
-    clickStats: parseClickStats(env),
+    statistics: parseStatistics(env),
     adminToken: parseAdminToken(env.ADMIN_TOKEN),
     linkCheckHours: parseLinkCheckHours(env.LINK_CHECK_HOURS),
     contactEmail: parseContactEmail(env.CONTACT_EMAIL, siteUrl),
@@ -159,7 +162,7 @@ function parseShutdownTimeout(raw: string | undefined): number {
 
 export const defaultClicksDb = 'data/clicks.sqlite';
 
-function parseClickStats(env: Env): ClickStatsConfig | undefined {
+function parseStatistics(env: Env): StatisticsConfig | undefined {
   const switchValue = given(env.CLICK_STATS)?.toLowerCase();
   if (switchValue !== undefined && switchValue !== 'on' && switchValue !== 'off') {
     throw new ConfigError(`CLICK_STATS must be on or off, got "${env.CLICK_STATS}"`);

@@ -5,11 +5,11 @@ import { createApp } from './app';
 import { ConfigError, loadConfig, SAMPLE_AFFILIATE_URL, type Config } from './config';
 import { maintenanceIntervalMs, runMaintenance } from './jobs/maintenance';
 import { DatabaseError, openDatabase } from './db/openDatabase';
-import { createStatsStores, type StatsStores } from './db/statsStores';
+import { createStatsStores, type StatsStores } from './statsStores';
 import { createHttpServer, shutDown } from './httpServer';
 import { memoryLinkCheckLog } from './linkHealth/linkCheckLog';
 import { LinkMonitor } from './linkHealth/linkMonitor';
-import { consoleLogger } from './logger';
+import { consoleLogger } from './lib/logger';
 import { ManifestError } from './manifest';
 import { openReportReader } from './reports/reportReader';
 
@@ -24,9 +24,9 @@ async function prepare() {
   try {
     const config = loadConfig();
     // Opened here, not inside createApp, so shutdown can close it after the last request is answered.
-    const database = config.clickStats && (await openDatabase(config.clickStats.database, { logger: consoleLogger }));
+    const database = config.statistics && (await openDatabase(config.statistics.database, { logger: consoleLogger }));
     const stores: StatsStores | undefined =
-      database && config.clickStats ? createStatsStores(database, config.clickStats, openReportReader(config.clickStats.database, database.db)) : undefined;
+      database && config.statistics ? createStatsStores(database, openReportReader(config.statistics.database, database.db)) : undefined;
     const linkMonitor = config.linkCheckHours
       ? new LinkMonitor({
           url: config.affiliateUrl,
@@ -45,7 +45,7 @@ async function prepare() {
 }
 
 function describeCounting(config: Config, stores: StatsStores | undefined): string {
-  if (!stores || !config.clickStats) return 'Click counting is off (CLICK_STATS=off)';
+  if (!stores || !config.statistics) return 'Click counting is off (CLICK_STATS=off)';
   return `Counting affiliate clicks in ${stores.database.name}`;
 }
 
@@ -76,7 +76,7 @@ async function start() {
 
   // Old salts deleted, finished days closed, raw rows past the retention period deleted: now, and then every few minutes (see jobs/maintenance.ts).
   const maintain = () => {
-    if (stores && config.clickStats) void runMaintenance(stores, consoleLogger, config.clickStats.retentionDays);
+    if (stores && config.statistics) void runMaintenance(stores, consoleLogger, config.statistics.retentionDays);
   };
   maintain();
   const maintenanceTimer = setInterval(maintain, maintenanceIntervalMs).unref();

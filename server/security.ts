@@ -1,13 +1,12 @@
 import helmet from 'helmet';
 import type { RequestHandler } from 'express';
-import type { Config } from './config';
 
 /**
  * Security headers. The CSP allows only this origin: every script, image and font is ours, islands
  * hydrate from external module files, and the one inline stylesheet is allowed by its hash alone.
  */
-export function securityHeaders(config: Config, inlineStyleHashes: readonly string[] = []): RequestHandler[] {
-  const https = config.siteUrl.startsWith('https:');
+export function securityHeaders({ siteUrl }: { siteUrl: string }, inlineStyleHashes: readonly string[] = []): RequestHandler[] {
+  const https = siteUrl.startsWith('https:');
   return [
     helmet({
       contentSecurityPolicy: {

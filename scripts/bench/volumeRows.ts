@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import BetterSqlite from 'better-sqlite3';
 import pg from 'pg';
-import { addDays, utcDay } from '../../server/clicks/utcDay';
+import { addDays, utcDay } from '../../server/lib/utcDay';
 import { affiliatePlacements, newClickId, type AffiliatePlacement } from '../../shared/affiliate';
 import { pagePaths } from '../../shared/routes';
 
@@ -266,7 +266,7 @@ interface Click {
   clickId: string | null;
 }
 
-/** A day's visitors: a daily hash each (22 characters of base64url, as server/db/visitorSalts.ts makes), a source and a device. */
+/** A day's visitors: a daily hash each (22 characters of base64url, as server/beacons/visitorSalts.ts makes), a source and a device. */
 function drawVisitors(count: number): Visitor[] {
   const random = randomBytes(17 * count).toString('base64url');
   return Array.from({ length: count }, (_, n) => ({ n, visitor: random.slice(n * 22, n * 22 + 22), source: drawSource(), device: drawDevice() }));

@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
-import { projectRoot } from '../../server/paths';
+import { projectRoot } from '../../server/lib/paths';
 
 /** The built server and the stats script, started and timed for the volume part; every wait here has a limit. */
 

@@ -3,7 +3,7 @@
  */
 import path from 'node:path';
 import sharp, { type Sharp } from 'sharp';
-import { projectRoot } from '../../server/paths';
+import { projectRoot } from '../../server/lib/paths';
 import { backgrounds, encoders, type Format } from './artwork';
 import { SourceError, svgAtSize, svgSize, type Source } from './sources';
 

@@ -1,6 +1,6 @@
 import type { RequestHandler } from 'express';
-import { clientKey } from '../clientKey';
-import { createWrongSecretThrottle, secretMatcher, type WrongSecretThrottleOptions } from '../wrongSecretThrottle';
+import { clientKey } from '../limits/clientKey';
+import { createWrongSecretThrottle, secretMatcher, type WrongSecretThrottleOptions } from '../limits/wrongSecretThrottle';
 
 export { clientKey };
 

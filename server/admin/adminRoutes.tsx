@@ -2,7 +2,7 @@ import express from 'express';
 import { reportRange, ReportRangeError, type ReportRange } from '../funnelReport/reportRange';
 import { SlowReportError } from '../funnelReport/slowReport';
 import type { LinkHealthState } from '../linkHealth/linkMonitor';
-import type { Logger } from '../logger';
+import type { Logger } from '../lib/logger';
 import { adminHtml, adminReportHtml, type AdminPageContext } from './adminHtml';
 import { requireAdminToken, setPrivateHeaders } from './adminAuth';
 import { AdminSlowReportPage, AdminUnavailablePage } from './AdminPage';

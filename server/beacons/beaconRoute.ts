@@ -1,10 +1,9 @@
 import express, { type ErrorRequestHandler, type Request, type RequestHandler, type Response } from 'express';
-import type { DeviceClass } from '../clicks/clickStore';
-import type { RateLimiter } from '../clicks/rateLimiter';
-import { deviceClass, isBot, isPrefetch, optsOut } from '../clicks/requestKind';
-import { clientKey } from '../clientKey';
-import type { VisitorHasher } from '../db/visitorSalts';
-import { isHostName } from '../hostName';
+import type { RateLimiter } from '../limits/rateLimiter';
+import { deviceClass, isBot, isPrefetch, optsOut, type DeviceClass } from './requestKind';
+import { clientKey } from '../limits/clientKey';
+import type { VisitorHasher } from './visitorSalts';
+import { isHostName } from '../lib/hostName';
 
 /**
  * What every report a visitor's browser sends (clicks, page views) goes through before its own rules:

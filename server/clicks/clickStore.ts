@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
-import { utcDay } from './utcDay';
+import { utcDay } from '../lib/utcDay';
 import type { Schema } from '../db/schema';
 
-export type DeviceClass = 'mobile' | 'tablet' | 'desktop';
+import type { DeviceClass } from '../beacons/requestKind';
 /** How the click reached us: JavaScript's sendBeacon, or the link's own ping attribute without it. */
 export type ClickChannel = 'beacon' | 'ping';
 

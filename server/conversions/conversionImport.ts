@@ -1,6 +1,6 @@
 import { conversionFieldNames, parseConversion, type ConversionFieldName, type ConversionFields, type StatusMap } from './conversionFields';
 import type { ConversionStore } from './conversionStore';
-import { printable } from '../errorText';
+import { printable } from '../lib/errorText';
 import { parseCsvRecords } from './csvRecords';
 
 export interface ImportOptions {

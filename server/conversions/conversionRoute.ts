@@ -1,7 +1,7 @@
 import { isUtf8 } from 'node:buffer';
 import express, { type ErrorRequestHandler, type Request, type RequestHandler, type Response } from 'express';
-import { clientKey } from '../clientKey';
-import { createWrongSecretThrottle, secretMatcher, type WrongSecretThrottleOptions } from '../wrongSecretThrottle';
+import { clientKey } from '../limits/clientKey';
+import { createWrongSecretThrottle, secretMatcher, type WrongSecretThrottleOptions } from '../limits/wrongSecretThrottle';
 import { conversionFieldNames, parseConversion, statusMapFromLists, type ConversionFields } from './conversionFields';
 import type { ConversionStore } from './conversionStore';
 

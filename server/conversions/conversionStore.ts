@@ -1,6 +1,5 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
-import { addDays, utcDay } from '../clicks/utcDay';
-import { defaultRetentionDays } from '../config';
+import { addDays, utcDay } from '../lib/utcDay';
 import type { Schema } from '../db/schema';
 import type { ConversionReport } from './conversionFields';
 
@@ -22,7 +21,7 @@ export interface ConversionStore {
   /** Applies one report; when the promise resolves, its effect and its history row are committed. */
   record(report: ConversionReport, via: ConversionChannel, at?: Date): Promise<ConversionOutcome>;
   /** Folds conversions received before the retention period (and at least 180 days ago) into daily_conversions; resolves to how many. */
-  foldOldConversions(now?: Date): Promise<number>;
+  foldOldConversions(retentionDays: number, now?: Date): Promise<number>;
 }
 
 /**
@@ -56,9 +55,9 @@ export const minimumConversionDays = 180;
  * insert of a txid already there does nothing (INSERT ... ON CONFLICT DO NOTHING), so two copies of a
  * postback arriving at the same moment, at one instance or at two, record it once.
  */
-export function createConversionStore(db: Kysely<Schema>, { retentionDays = defaultRetentionDays }: { retentionDays?: number } = {}): ConversionStore {
+export function createConversionStore(db: Kysely<Schema>): ConversionStore {
   return {
-    foldOldConversions(now = new Date()) {
+    foldOldConversions(retentionDays, now = new Date()) {
       const cutoff = addDays(utcDay(now), -Math.max(retentionDays, minimumConversionDays));
       return db.transaction().execute(async (trx) => {
         const rows = await countedConversions(trx).where('day', '<', cutoff).execute();

@@ -1,5 +1,5 @@
-import { errorSummary } from '../errorText';
-import type { Logger } from '../logger';
+import { errorSummary } from '../lib/errorText';
+import type { Logger } from '../lib/logger';
 
 /**
  * Whether the database answered its last request. Every query and connection passes through watch()

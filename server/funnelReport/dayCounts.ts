@@ -1,5 +1,5 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
-import { addDays } from '../clicks/utcDay';
+import { addDays } from '../lib/utcDay';
 import type { Engine } from '../db/databaseSettings';
 import { engineOf } from '../db/engineOf';
 import type { Schema } from '../db/schema';

@@ -1,4 +1,4 @@
-import { addDays, isDay, utcDay } from '../clicks/utcDay';
+import { addDays, isDay, utcDay } from '../lib/utcDay';
 
 /** First and last UTC day of a report, both included. */
 export interface ReportRange {

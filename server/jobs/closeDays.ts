@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { addDays, utcDay } from '../clicks/utcDay';
+import { addDays, utcDay } from '../lib/utcDay';
 import type { Schema } from '../db/schema';
 import { readLastClosedDay } from '../funnelReport/dayCounts';
 import type { DayCounts } from '../funnelReport/rawDayCounts';

@@ -1,10 +1,11 @@
-import { utcDay } from '../clicks/utcDay';
-import { minimumConversionDays } from '../conversions/conversionStore';
-import { forgetJobRunsBefore } from '../db/jobRuns';
-import type { StatsStores } from '../db/statsStores';
-import { forgetOldSalts } from '../db/visitorSalts';
-import type { Logger } from '../logger';
-import { closeFinishedDays } from './closeDays';
+import { utcDay } from '../lib/utcDay';
+import type { Kysely } from 'kysely';
+import { minimumConversionDays, type ConversionStore } from '../conversions/conversionStore';
+import type { Schema } from '../db/schema';
+import { forgetJobRunsBefore } from './jobRuns';
+import { forgetOldSalts } from '../beacons/visitorSalts';
+import type { Logger } from '../lib/logger';
+import { closeFinishedDays, type ReadRawDay } from './closeDays';
 import { forgetRawRows } from './forgetRawRows';
 
 /** How often each instance looks for maintenance to do. Old salts go within this long of turning two days old. */
@@ -13,15 +14,23 @@ export const maintenanceIntervalMs = 15 * 60 * 1000;
 /** Job claims are kept this long as a record of which instance did what, then dropped. */
 const jobRunHistoryMs = 30 * 86_400_000;
 
+/** What maintenance works on: the open database and the few stores it calls (the running site's StatsStores has them all). */
+export interface MaintenanceStores {
+  database: { db: Kysely<Schema>; availability: { available: boolean } };
+  reports: { readRawDay: ReadRawDay };
+  conversions: Pick<ConversionStore, 'foldOldConversions'>;
+  claimJobRun(job: string, period: string): Promise<boolean>;
+}
+
 const dayList = (days: string[]) => (days.length === 1 ? days[0] : `${days[0]} to ${days.at(-1)}`);
 
 /**
  * Runs at start-up and every maintenanceIntervalMs on every instance. Deleting old salts is harmless to
  * repeat, so every instance does it; each finished day is closed into daily totals once across instances
  * (closed_days claims it); raw rows past retention are deleted and old conversions folded by the one
- * instance that claims the day's run. Never throws: with the database down, it logs and waits for the next round.
+ * instance that claims the day's run. Never throws: with the database down, it waits for the next round (the outage is logged once, by availability.ts).
  */
-export async function runMaintenance(stores: StatsStores, logger: Logger, retentionDays: number, now: Date = new Date()): Promise<void> {
+export async function runMaintenance(stores: MaintenanceStores, logger: Logger, retentionDays: number, now: Date = new Date()): Promise<void> {
   try {
     const db = stores.database.db;
     await forgetOldSalts(db, now);
@@ -29,12 +38,14 @@ export async function runMaintenance(stores: StatsStores, logger: Logger, retent
     if (closed.length > 0) logger.info(`Closed ${dayList(closed)} into daily totals`);
     if (!(await stores.claimJobRun('fold', utcDay(now)))) return;
     const raw = await forgetRawRows(db, retentionDays, now);
-    const conversions = await stores.conversions.foldOldConversions(now);
+    const conversions = await stores.conversions.foldOldConversions(retentionDays, now);
     if (raw.views + raw.clicks + conversions > 0) {
       logger.info(`Deleted ${raw.views} views and ${raw.clicks} clicks older than ${retentionDays} days (their days stay in the daily totals), and folded ${conversions} conversions older than ${Math.max(retentionDays, minimumConversionDays)} days into daily totals`);
     }
     await forgetJobRunsBefore(db, new Date(now.getTime() - jobRunHistoryMs));
   } catch (error) {
+    // During an outage the database's own line has said so once; a line per round would add nothing.
+    if (!stores.database.availability.available) return;
     logger.error('maintenance (old salts, closing days, deleting old views and clicks, folding old conversions) did not finish; it runs again later', error);
   }
 }

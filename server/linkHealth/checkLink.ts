@@ -1,5 +1,5 @@
 import { STATUS_CODES } from 'node:http';
-import { errorCode, fieldsOf, firstLine, messageOf } from '../errorText';
+import { errorCode, fieldsOf, firstLine, messageOf } from '../lib/errorText';
 
 /**
  * 'broken' means the partner says the page is gone (404, 410). 'blocked' means it refused a robot

@@ -1,5 +1,5 @@
-import type { Logger } from '../logger';
-import { firstLine, messageOf } from '../errorText';
+import type { Logger } from '../lib/logger';
+import { firstLine, messageOf } from '../lib/errorText';
 import { checkLink, type LinkCheckResult } from './checkLink';
 import type { LinkCheckLog } from './linkCheckLog';
 

@@ -10,7 +10,7 @@ import { OpenDayCounter } from '../funnelReport/openDays';
 import { readRawDayCounts, type DayCounts } from '../funnelReport/rawDayCounts';
 import type { ReportRange } from '../funnelReport/reportRange';
 import { reportTimeoutMs, SlowReportError, tookTooLong } from '../funnelReport/slowReport';
-import { distDir } from '../paths';
+import { distDir } from '../lib/paths';
 import { isCancelledStatement } from './reportDatabase';
 
 /**
@@ -58,11 +58,21 @@ type ReportQuestion =
   | { kind: 'adminPage'; range: ReportRange; context: AdminPageContext }
   | { kind: 'rawDay'; day: string };
 export type ReportRequest = ReportQuestion & { id: number };
-export type ReportResponse = { id: number; result: unknown } | { id: number; error: string; slow: boolean };
+export type ReportResponse = { id: number; result: unknown } | { id: number; error: string; code?: string; slow: boolean };
 /** What the worker is started with. */
 export interface ReportWorkerData {
   settings: DatabaseSettings;
   timeoutMs: number;
+}
+
+/**
+ * An error the worker met, as this thread sees it: its message and code (a driver's, such as
+ * ECONNREFUSED), and no stack, since this thread's frames say nothing of where it happened.
+ */
+function workerError(message: string, code: string | undefined): Error {
+  const error = Object.assign(new Error(message), code === undefined ? {} : { code });
+  error.stack = `Error: ${message}`;
+  return error;
 }
 
 /** The built worker: bundled by build.ts next to dist/server/main.cjs. */
@@ -97,7 +107,7 @@ export function workerReportReader(settings: DatabaseSettings, { timeoutMs = rep
       if (!request) return;
       pending.delete(response.id);
       clearTimeout(request.timer);
-      if ('error' in response) request.reject(response.slow ? new SlowReportError(response.error) : new Error(response.error));
+      if ('error' in response) request.reject(response.slow ? new SlowReportError(response.error) : workerError(response.error, response.code));
       else request.resolve(response.result);
     });
     started.on('error', (error) => failAll(started, error));

@@ -5,6 +5,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { SlowReportError } from '../funnelReport/slowReport';
+import { errorCode } from '../lib/errorText';
 import { openReportDatabase } from './reportDatabase';
 import { inProcessReportReader, type ReportRequest, type ReportResponse, type ReportWorkerData } from './reportReader';
 
@@ -26,6 +27,11 @@ parentPort!.on('message', (request: ReportRequest) => {
   answer(request).then(
     (result) => parentPort!.postMessage({ id: request.id, result } satisfies ReportResponse),
     (error: unknown) =>
-      parentPort!.postMessage({ id: request.id, error: error instanceof Error ? error.message : String(error), slow: error instanceof SlowReportError } satisfies ReportResponse),
+      parentPort!.postMessage({
+        id: request.id,
+        error: error instanceof Error ? error.message : String(error),
+        code: errorCode(error),
+        slow: error instanceof SlowReportError,
+      } satisfies ReportResponse),
   );
 });

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
-import { utcDay } from '../clicks/utcDay';
-import type { DeviceClass } from '../clicks/clickStore';
+import { utcDay } from '../lib/utcDay';
+import type { DeviceClass } from '../beacons/requestKind';
 import type { Schema } from '../db/schema';
 
 export interface View {

@@ -1,5 +1,5 @@
 import type { Browser, Page } from 'puppeteer-core';
-import { createStatsStores } from '../../server/db/statsStores';
+import { createStatsStores } from '../../server/statsStores';
 import { affiliatePlacements, type AffiliatePlacement } from '../../shared/affiliate';
 import { launchBrowser, openPage, viewports, watchProblems } from '../support/browser';
 import { openTestDatabase, type TestEngineDatabase } from '../support/engines';
@@ -25,7 +25,7 @@ let store: TestEngineDatabase;
 let site: RunningServer;
 beforeEach(async () => {
   store = await openTestDatabase('sqlite');
-  site = await startTestServer({}, { stores: createStatsStores(store.database, { retentionDays: 400 }) });
+  site = await startTestServer({}, { stores: createStatsStores(store.database) });
 });
 afterEach(async () => {
   await site.close();

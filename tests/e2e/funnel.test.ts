@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'puppeteer-core';
 import request from 'supertest';
-import { createStatsStores } from '../../server/db/statsStores';
+import { createStatsStores } from '../../server/statsStores';
 import { affiliatePlacements, readClickId, type AffiliatePlacement } from '../../shared/affiliate';
 import { homeMeta } from '../../shared/content/home';
 import { privacyPolicy } from '../../shared/content/privacyPolicy';
@@ -46,7 +46,7 @@ describe.each(engines)('the funnel on %s', (engine) => {
     store = await openTestDatabase(engine);
     site = await startTestServer(
       { AFFILIATE_SUBID_PARAM: 'subid', CONVERSIONS_KEY: conversionsKey, ADMIN_TOKEN: adminToken },
-      { stores: createStatsStores(store.database, { retentionDays: 400 }) },
+      { stores: createStatsStores(store.database) },
     );
   });
   afterEach(async () => {

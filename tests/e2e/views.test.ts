@@ -1,5 +1,5 @@
 import type { Browser, Page } from 'puppeteer-core';
-import { createStatsStores } from '../../server/db/statsStores';
+import { createStatsStores } from '../../server/statsStores';
 import { affiliatePlacements, readClickId, type AffiliatePlacement } from '../../shared/affiliate';
 import { privacyPolicy } from '../../shared/content/privacyPolicy';
 import { homeMeta } from '../../shared/content/home';
@@ -27,7 +27,7 @@ let page: Page;
 let problems: PageProblems;
 beforeEach(async () => {
   store = await openTestDatabase('sqlite');
-  site = await startTestServer({ AFFILIATE_SUBID_PARAM: 'subid' }, { stores: createStatsStores(store.database, { retentionDays: 400 }) });
+  site = await startTestServer({ AFFILIATE_SUBID_PARAM: 'subid' }, { stores: createStatsStores(store.database) });
 });
 afterEach(async () => {
   expect(problems.messages).toEqual([]);

@@ -6,10 +6,10 @@ import { createClickStore, type Click } from '../../server/clicks/clickStore';
 import { parseConversion, type ConversionFields } from '../../server/conversions/conversionFields';
 import { createConversionStore } from '../../server/conversions/conversionStore';
 import type { Engine } from '../../server/db/databaseSettings';
-import { createStatsStores } from '../../server/db/statsStores';
+import { createStatsStores } from '../../server/statsStores';
 import { memoryLinkCheckLog } from '../../server/linkHealth/linkCheckLog';
 import { LinkMonitor } from '../../server/linkHealth/linkMonitor';
-import { silentLogger } from '../../server/logger';
+import { silentLogger } from '../../server/lib/logger';
 import { createViewStore } from '../../server/views/viewStore';
 import { newClickId, type AffiliatePlacement } from '../../shared/affiliate';
 import { pagePaths } from '../../shared/routes';
@@ -26,7 +26,7 @@ async function setUp(options: { linkHealth?: LinkMonitor; engine?: Engine } = {}
   const monitor = options.linkHealth;
   const app = await createTestApp(
     { ADMIN_TOKEN: token },
-    { stores: createStatsStores(store.database, { retentionDays: 400 }), linkHealth: monitor && (() => monitor.state()) },
+    { stores: createStatsStores(store.database), linkHealth: monitor && (() => monitor.state()) },
   );
   return { store, app };
 }

@@ -1,7 +1,7 @@
 import { connect } from 'node:net';
 import request from 'supertest';
-import { createRateLimiter } from '../../server/clicks/rateLimiter';
-import { createStatsStores } from '../../server/db/statsStores';
+import { createRateLimiter } from '../../server/limits/rateLimiter';
+import { createStatsStores } from '../../server/statsStores';
 import type { AppOptions } from '../../server/app';
 import { browserUserAgent, sendReport } from '../support/beaconReports';
 import { openTestDatabase, type TestEngineDatabase } from '../support/engines';
@@ -38,7 +38,7 @@ describe.each(beacons)('POST $endpoint', ({ endpoint, table, valid, maxBytes, vi
   let app: Awaited<ReturnType<typeof createTestApp>>;
   const setUp = async (options: AppOptions = {}) => {
     store = await openTestDatabase('sqlite');
-    app = await createTestApp({ TRUST_PROXY: 'true' }, { stores: createStatsStores(store.database, { retentionDays: 400 }), ...options });
+    app = await createTestApp({ TRUST_PROXY: 'true' }, { stores: createStatsStores(store.database), ...options });
   };
   beforeEach(() => setUp());
   afterEach(() => store.close().catch(() => {}));
@@ -174,7 +174,7 @@ describe.each(beacons)('POST $endpoint', ({ endpoint, table, valid, maxBytes, vi
   });
 
   it('refuses a report that declares too big a body with 400 at once, without waiting for the body, and closes the connection', async () => {
-    const site = await startTestServer({}, { stores: createStatsStores(store.database, { retentionDays: 400 }) });
+    const site = await startTestServer({}, { stores: createStatsStores(store.database) });
     try {
       const { port } = new URL(site.url);
       const socket = connect(Number(port), '127.0.0.1');

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import request from 'supertest';
 import { readManifest } from '../../server/manifest';
-import { distDir } from '../../server/paths';
+import { distDir } from '../../server/lib/paths';
 import { assertSelector, parseHtml } from '../support/html';
 import { createTestApp } from '../support/testApp';
 

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { main, type Output } from '../../scripts/check-link';
 import { checkLink, DEFAULT_USER_AGENT, describeLinkCheck, type LinkCheckResult } from '../../server/linkHealth/checkLink';
-import { projectRoot } from '../../server/paths';
+import { projectRoot } from '../../server/lib/paths';
 import { freePort } from '../support/mainProcess';
 
 /** A stand-in partner site on the loopback interface: the checks never leave this machine. */

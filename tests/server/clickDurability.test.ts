@@ -3,10 +3,10 @@ import path from 'node:path';
 import autocannon from 'autocannon';
 import Database from 'better-sqlite3';
 import request from 'supertest';
-import { createStatsStores } from '../../server/db/statsStores';
+import { createStatsStores } from '../../server/statsStores';
 import { openDatabase } from '../../server/db/openDatabase';
-import { silentLogger } from '../../server/logger';
-import { createRateLimiter } from '../../server/clicks/rateLimiter';
+import { silentLogger } from '../../server/lib/logger';
+import { createRateLimiter } from '../../server/limits/rateLimiter';
 import { freePort, startMain, waitForOutput } from '../support/mainProcess';
 import { useTempDir } from '../support/tempDir';
 import { visitorAddresses } from '../support/visitorAddresses';
@@ -31,7 +31,7 @@ describe('click recording under load', () => {
     const unlimited = () => createRateLimiter({ burst: 1e9, refillMs: 1 });
     const site = await startTestServer(
       { TRUST_PROXY: 'true' },
-      { stores: createStatsStores(database, { retentionDays: 400 }), clickRateLimiter: unlimited(), addressRateLimiter: unlimited() },
+      { stores: createStatsStores(database), clickRateLimiter: unlimited(), addressRateLimiter: unlimited() },
     );
     const nextAddress = visitorAddresses();
     const total = 3000;

@@ -10,8 +10,8 @@ import type { Engine } from '../../server/db/databaseSettings';
 import { migrate, migrations } from '../../server/db/migrations';
 import { openDatabase, type AppDatabase } from '../../server/db/openDatabase';
 import type { Schema } from '../../server/db/schema';
-import { createStatsStores } from '../../server/db/statsStores';
-import { silentLogger } from '../../server/logger';
+import { createStatsStores } from '../../server/statsStores';
+import { silentLogger } from '../../server/lib/logger';
 import { main as copyMain } from '../../scripts/db-copy';
 import { browserUserAgent, sendReport } from '../support/beaconReports';
 import { engines, openTestDatabase, type TestEngineDatabase } from '../support/engines';
@@ -34,7 +34,7 @@ describe.each(engines)('a click ID on %s', (engine) => {
   let app: Express;
   beforeEach(async () => {
     opened = await openTestDatabase(engine);
-    app = await createTestApp({ TRUST_PROXY: 'true' }, { stores: createStatsStores(opened.database, { retentionDays: 400 }) });
+    app = await createTestApp({ TRUST_PROXY: 'true' }, { stores: createStatsStores(opened.database) });
   });
   afterEach(() => opened.close());
   const clickRows = () => opened.database.db.selectFrom('clicks').select(['placement', 'via', 'click_id']).orderBy('id').execute();
@@ -53,7 +53,7 @@ describe.each(engines)('a click ID on %s', (engine) => {
     // On PostgreSQL the second instance has its own pool, as another process would; SQLite is one file for one machine.
     const second: AppDatabase = engine === 'postgres' ? await openDatabase({ engine, url: opened.url! }, { logger: silentLogger }) : opened.database;
     try {
-      const other = await createTestApp({ TRUST_PROXY: 'true' }, { stores: createStatsStores(second, { retentionDays: 400 }) });
+      const other = await createTestApp({ TRUST_PROXY: 'true' }, { stores: createStatsStores(second) });
       const clickId = newClickId('hero');
       const replays = Array.from({ length: 8 }, (_, i) =>
         sendReport(i % 2 === 0 ? app : other, '/api/clicks', { placement: 'hero', page: '/', clickId }, { 'X-Forwarded-For': `203.0.113.${i + 1}` }),

@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { affiliatePlacements, newClickId } from '../../shared/affiliate';
-import { createStatsStores } from '../../server/db/statsStores';
+import { createStatsStores } from '../../server/statsStores';
 import type { AppDatabase } from '../../server/db/openDatabase';
 import { browserUserAgent, sendReport } from '../support/beaconReports';
 import { openTestDatabase, type TestEngineDatabase } from '../support/engines';
@@ -10,7 +10,7 @@ import { createTestApp, testSiteUrl } from '../support/testApp';
 /** What every report answers alike (cross-site, bots, opt-outs, size, rate limits, 503, 405) is in beacons.test.ts. */
 async function setUp(env: Record<string, string> = {}) {
   const opened = await openTestDatabase('sqlite');
-  const app = await createTestApp({ TRUST_PROXY: 'true', ...env }, { stores: createStatsStores(opened.database, { retentionDays: 400 }) });
+  const app = await createTestApp({ TRUST_PROXY: 'true', ...env }, { stores: createStatsStores(opened.database) });
   return { store: opened, app };
 }
 

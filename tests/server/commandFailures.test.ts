@@ -4,7 +4,7 @@ import path from 'node:path';
 import { Client } from 'pg';
 import { createClickStore } from '../../server/clicks/clickStore';
 import { openDatabase } from '../../server/db/openDatabase';
-import { silentLogger } from '../../server/logger';
+import { silentLogger } from '../../server/lib/logger';
 import { main as copyMain } from '../../scripts/db-copy';
 import { main as importMain } from '../../scripts/conversions-import';
 import { runMain, type CommandMain } from '../../scripts/runCommand';

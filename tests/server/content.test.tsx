@@ -4,7 +4,7 @@ import { load } from 'cheerio';
 import { renderToStaticMarkup } from 'react-dom/server';
 import request from 'supertest';
 import { loadConfig } from '../../server/config';
-import { projectRoot } from '../../server/paths';
+import { projectRoot } from '../../server/lib/paths';
 import { fillPlaceholders, UnfilledPlaceholderError } from '../../shared/components/Prose';
 import { about } from '../../shared/content/about';
 import { privacyPolicy } from '../../shared/content/privacyPolicy';

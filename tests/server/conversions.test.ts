@@ -2,8 +2,8 @@ import express, { type Express } from 'express';
 import request from 'supertest';
 import { conversionRoutes } from '../../server/conversions/conversionRoute';
 import { readConversionTotals } from '../../server/conversions/conversionStore';
-import { createStatsStores } from '../../server/db/statsStores';
-import type { Logger } from '../../server/logger';
+import { createStatsStores } from '../../server/statsStores';
+import type { Logger } from '../../server/lib/logger';
 import { engines, openTestDatabase, type TestEngineDatabase } from '../support/engines';
 import { standInNetwork } from '../support/standInNetwork';
 import { createTestApp, startTestServer, type RunningServer } from '../support/testApp';
@@ -28,7 +28,7 @@ describe.each(engines)('/api/conversions on %s', (engine) => {
   beforeEach(async () => {
     opened = await openTestDatabase(engine);
     logged = capturingLogger();
-    const stores = createStatsStores(opened.database, { retentionDays: 400 });
+    const stores = createStatsStores(opened.database);
     app = await createTestApp({ CONVERSIONS_KEY: key, TRUST_PROXY: '1' }, { stores, logger: logged.logger });
   });
   afterEach(() => opened.close().catch(() => {}));
@@ -273,7 +273,7 @@ describe.each(engines)('a stand-in network sending postbacks over HTTP, on %s', 
   let site: RunningServer;
   beforeEach(async () => {
     opened = await openTestDatabase(engine);
-    site = await startTestServer({ CONVERSIONS_KEY: key }, { stores: createStatsStores(opened.database, { retentionDays: 400 }) });
+    site = await startTestServer({ CONVERSIONS_KEY: key }, { stores: createStatsStores(opened.database) });
   });
   afterEach(async () => {
     await site.close();

@@ -1,6 +1,6 @@
 import { newClickId } from '../../shared/affiliate';
 import { readConversionTotals } from '../../server/conversions/conversionStore';
-import { createStatsStores } from '../../server/db/statsStores';
+import { createStatsStores } from '../../server/statsStores';
 import { engines, openTestDatabase } from '../support/engines';
 import { inParallel, standInNetwork } from '../support/standInNetwork';
 import { startTestServer } from '../support/testApp';
@@ -16,7 +16,7 @@ describe.each(engines)('2,000 concurrent postbacks on %s', (engine) => {
     'with 500 repeated txids record exactly 1,500 conversions, each once',
     async () => {
       const opened = await openTestDatabase(engine);
-      const site = await startTestServer({ CONVERSIONS_KEY: key }, { stores: createStatsStores(opened.database, { retentionDays: 400 }) });
+      const site = await startTestServer({ CONVERSIONS_KEY: key }, { stores: createStatsStores(opened.database) });
       try {
         const template = `${site.url}/api/conversions?key=${key}&txid=[TXID]&subid=[SUBID]&payout=1.00`;
         const byGet = standInNetwork({ template, macro: (name) => `[${name}]` });

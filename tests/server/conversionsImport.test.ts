@@ -6,7 +6,7 @@ import { main as importMain } from '../../scripts/conversions-import';
 import { createConversionStore, readConversionTotals } from '../../server/conversions/conversionStore';
 import type { Engine } from '../../server/db/databaseSettings';
 import { openDatabase, type AppDatabase } from '../../server/db/openDatabase';
-import { silentLogger } from '../../server/logger';
+import { silentLogger } from '../../server/lib/logger';
 import { engines } from '../support/engines';
 import { createTestDatabase, type TestDatabase } from '../support/postgres';
 import { useTempDir } from '../support/tempDir';

@@ -2,12 +2,12 @@ import { readFileSync, statSync, writeFileSync, mkdirSync, existsSync } from 'no
 import path from 'node:path';
 import BetterSqlite from 'better-sqlite3';
 import { createClickStore, type Click } from '../../server/clicks/clickStore';
-import { claimJobRun } from '../../server/db/jobRuns';
+import { claimJobRun } from '../../server/jobs/jobRuns';
 import { migrations } from '../../server/db/migrations';
 import { DatabaseError, openDatabase } from '../../server/db/openDatabase';
-import { createVisitorHasher, forgetOldSalts, saltFor } from '../../server/db/visitorSalts';
+import { createVisitorHasher, forgetOldSalts, saltFor } from '../../server/beacons/visitorSalts';
 import { databaseLinkCheckLog } from '../../server/linkHealth/linkCheckLog';
-import { silentLogger } from '../../server/logger';
+import { silentLogger } from '../../server/lib/logger';
 import { engines, openTestDatabase, type TestEngineDatabase } from '../support/engines';
 import { freePort } from '../support/mainProcess';
 import { createTestDatabase } from '../support/postgres';

@@ -8,7 +8,7 @@ import { openDatabase, type AppDatabase } from '../../server/db/openDatabase';
 import { migrations } from '../../server/db/migrations';
 import type { Schema } from '../../server/db/schema';
 import { databaseLinkCheckLog } from '../../server/linkHealth/linkCheckLog';
-import { silentLogger } from '../../server/logger';
+import { silentLogger } from '../../server/lib/logger';
 import { createViewStore, type View } from '../../server/views/viewStore';
 import { main as copyMain } from '../../scripts/db-copy';
 import { main as statsMain } from '../../scripts/stats';
@@ -65,7 +65,7 @@ async function sqliteWithEverything(): Promise<string> {
   const database = await openDatabase({ engine: 'sqlite', file }, { logger: silentLogger });
   const clicks = createClickStore(database.db);
   const views = createViewStore(database.db);
-  const conversions = createConversionStore(database.db, { retentionDays: 30 });
+  const conversions = createConversionStore(database.db);
   const sameMoment = new Date(today.getTime() - 1000);
   const clickId = newClickId('bonus');
   await clicks.record(click({ at: sameMoment }));
@@ -83,7 +83,7 @@ async function sqliteWithEverything(): Promise<string> {
   await conversions.record(report({ txid: 'T-3' }), 'postback');
   await conversions.record(report({ txid: 'T-old', subid: 'explainer', payout: '9' }), 'postback', longAgo);
   await closeDaysAndForget(database.db, 30, today);
-  await conversions.foldOldConversions(today);
+  await conversions.foldOldConversions(30, today);
   await databaseLinkCheckLog(database.db, async () => true).add({
     checkedAt: new Date('2026-11-20T10:00:00Z'),
     url: 'https://partner.example.net/join',

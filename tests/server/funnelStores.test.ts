@@ -2,8 +2,8 @@ import { createClickStore, type Click } from '../../server/clicks/clickStore';
 import { parseConversion, type ConversionFields } from '../../server/conversions/conversionFields';
 import { createConversionStore, minimumConversionDays } from '../../server/conversions/conversionStore';
 import { runMaintenance } from '../../server/jobs/maintenance';
-import { createStatsStores } from '../../server/db/statsStores';
-import { silentLogger } from '../../server/logger';
+import { createStatsStores } from '../../server/statsStores';
+import { silentLogger } from '../../server/lib/logger';
 import { createViewStore, type View } from '../../server/views/viewStore';
 import { newClickId } from '../../shared/affiliate';
 import { engines, openTestDatabase, type TestEngineDatabase } from '../support/engines';
@@ -71,7 +71,7 @@ describe.each(engines)('the funnel stores on %s', (engine) => {
     it(`folds conversions only once they are past both the retention period and ${minimumConversionDays} days, under their click's day`, async () => {
       const clickId = newClickId('hero');
       await createClickStore(db()).record(click({ at: new Date('2026-01-10T12:00:00Z'), clickId, source: 'newsletter' }));
-      const store = createConversionStore(db(), { retentionDays: 30 });
+      const store = createConversionStore(db());
       await store.record(report({ txid: 'OLD-1', subid: clickId, payout: '40.25' }), 'postback', new Date('2026-01-12T00:00:00Z'));
       await store.record(report({ txid: 'OLD-2', subid: 'hero', payout: '10', currency: 'EUR' }), 'import', new Date('2026-01-12T00:00:00Z'));
       await store.record(report({ txid: 'OLD-3', payout: '99' }), 'postback', new Date('2026-01-12T00:00:00Z'));
@@ -79,7 +79,7 @@ describe.each(engines)('the funnel stores on %s', (engine) => {
       // Past the 30-day retention period but not 180 days old: a chargeback may still come for it.
       await store.record(report({ txid: 'RECENT', subid: 'bonus', payout: '5' }), 'postback', new Date('2026-09-01T00:00:00Z'));
 
-      expect(await store.foldOldConversions(new Date('2026-11-20T08:00:00Z'))).toBe(3);
+      expect(await store.foldOldConversions(30, new Date('2026-11-20T08:00:00Z'))).toBe(3);
 
       expect(await db().selectFrom('conversions').select('txid').execute()).toEqual([{ txid: 'RECENT' }]);
       expect(await db().selectFrom('conversion_events').select('txid').execute()).toEqual([{ txid: 'RECENT' }]);
@@ -91,7 +91,7 @@ describe.each(engines)('the funnel stores on %s', (engine) => {
     });
 
     it('is what maintenance does: closes the days, then deletes old views and clicks and folds old conversions', async () => {
-      const stores = createStatsStores(opened.database, { retentionDays: 10 });
+      const stores = createStatsStores(opened.database);
       await stores.views.record(view({ at: new Date('2025-01-01T10:00:00Z') }));
       await stores.clicks.record(click({ at: new Date('2025-01-01T10:01:00Z'), source: 'direct' }));
       await stores.conversions.record(report({ txid: 'M-1', subid: 'hero' }), 'postback', new Date('2025-01-02T00:00:00Z'));

@@ -9,9 +9,9 @@ import { createClickStore } from '../../server/clicks/clickStore';
 import { parseConversion } from '../../server/conversions/conversionFields';
 import { createConversionStore } from '../../server/conversions/conversionStore';
 import { openDatabase } from '../../server/db/openDatabase';
-import { createStatsStores } from '../../server/db/statsStores';
+import { createStatsStores } from '../../server/statsStores';
 import { createHttpServer } from '../../server/httpServer';
-import { silentLogger, type Logger } from '../../server/logger';
+import { silentLogger, type Logger } from '../../server/lib/logger';
 import { createViewStore } from '../../server/views/viewStore';
 import { affiliatePlacements, newClickId } from '../../shared/affiliate';
 import { pagePaths } from '../../shared/routes';
@@ -56,7 +56,7 @@ interface Listening {
 /** The app on the given database behind the real HTTP server (its timeouts included), on an ephemeral loopback port. */
 async function listen(database: TestEngineDatabase, env: Record<string, string>): Promise<Listening> {
   const { logger, errors } = errorRecordingLogger();
-  const app = await createTestApp({ SITE_URL: siteOrigin, ...env }, { stores: createStatsStores(database.database, { retentionDays: 400 }), logger });
+  const app = await createTestApp({ SITE_URL: siteOrigin, ...env }, { stores: createStatsStores(database.database), logger });
   const server: Server = createHttpServer(app);
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
@@ -107,7 +107,7 @@ async function recordSomeTraffic(database: TestEngineDatabase): Promise<void> {
   const { db } = database.database;
   const views = createViewStore(db);
   const clicks = createClickStore(db);
-  const conversions = createConversionStore(db, { retentionDays: 400 });
+  const conversions = createConversionStore(db);
   for (const at of [new Date(), new Date(Date.now() - 3 * 86_400_000)]) {
     for (const [visitor, source] of [['a', 'newsletter'], ['b', null], ['c', 'www.google.com']] as const) {
       await views.record({ at, page: '/', referrerHost: null, source, medium: null, campaign: null, device: 'mobile', visitor });

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
-import { projectRoot } from '../../server/paths';
+import { projectRoot } from '../../server/lib/paths';
 import type { ImageSlot } from '../../scripts/images/artwork';
 import { buildImages, type BuildOptions } from '../../scripts/images/buildImages';
 import { fillTemplate, findSources, svgAtSize } from '../../scripts/images/sources';

@@ -1,7 +1,7 @@
 import { copyFileSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
-import { projectRoot, publicDir } from '../../server/paths';
+import { projectRoot, publicDir } from '../../server/lib/paths';
 import { budgets, formats, iconSpec, ogImageSpec, sampleReviewFields, siteSlots, type Format } from '../../scripts/images/artwork';
 import { findSources, sourceDigest } from '../../scripts/images/sources';
 import { generatedImages, imageSources, ogImage } from '../../shared/content/images.generated';

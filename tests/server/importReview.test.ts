@@ -1,7 +1,7 @@
 import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
-import { projectRoot } from '../../server/paths';
+import { projectRoot } from '../../server/lib/paths';
 import { siteSlots } from '../../scripts/images/artwork';
 import { ImportError, importReview, main } from '../../scripts/import-review';
 import { runImagePipeline } from '../support/imagePipelineProcess';

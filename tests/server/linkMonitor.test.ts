@@ -1,8 +1,8 @@
-import { claimJobRun } from '../../server/db/jobRuns';
+import { claimJobRun } from '../../server/jobs/jobRuns';
 import type { LinkCheckResult, LinkVerdict } from '../../server/linkHealth/checkLink';
 import { databaseLinkCheckLog, memoryLinkCheckLog, type LinkCheckLog } from '../../server/linkHealth/linkCheckLog';
 import { LinkMonitor } from '../../server/linkHealth/linkMonitor';
-import type { Logger } from '../../server/logger';
+import type { Logger } from '../../server/lib/logger';
 import { engines, openTestDatabase } from '../support/engines';
 
 const monitoredUrl = 'https://partner.example.net/join?aff=1';

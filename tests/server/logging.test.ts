@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { createApp } from '../../server/app';
 import { createHttpServer, serverTimeouts } from '../../server/httpServer';
-import type { Logger } from '../../server/logger';
+import type { Logger } from '../../server/lib/logger';
 import { testConfig } from '../support/testApp';
 
 function capturingLogger() {

@@ -4,12 +4,12 @@ import request from 'supertest';
 import { createClickStore } from '../../server/clicks/clickStore';
 import type { AppDatabase } from '../../server/db/openDatabase';
 import { openDatabase } from '../../server/db/openDatabase';
-import { createStatsStores } from '../../server/db/statsStores';
+import { createStatsStores } from '../../server/statsStores';
 import { readRawDayCounts } from '../../server/funnelReport/rawDayCounts';
 import { readFunnelReport } from '../../server/funnelReport/funnelReport';
 import { SlowReportError } from '../../server/funnelReport/slowReport';
 import { workerReportReader, type ReportReader } from '../../server/reports/reportReader';
-import { silentLogger } from '../../server/logger';
+import { silentLogger } from '../../server/lib/logger';
 import { openTestDatabase, type TestEngineDatabase } from '../support/engines';
 import { assertSelector, parseHtml } from '../support/html';
 import { useTempDir } from '../support/tempDir';
@@ -29,7 +29,7 @@ async function recordClicks(database: AppDatabase): Promise<void> {
 
 /** The admin page of an app whose reports come from `reports`, expecting `status`. */
 async function adminWith(database: AppDatabase, reports: ReportReader, status: number) {
-  const app = await createTestApp({ ADMIN_TOKEN: token }, { stores: createStatsStores(database, { retentionDays: 400 }, reports) });
+  const app = await createTestApp({ ADMIN_TOKEN: token }, { stores: createStatsStores(database, reports) });
   return request(app).get('/admin?days=30').set('Authorization', basic).expect(status);
 }
 

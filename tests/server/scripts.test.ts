@@ -3,7 +3,7 @@ import { createClickStore } from '../../server/clicks/clickStore';
 import { parseConversion } from '../../server/conversions/conversionFields';
 import { createConversionStore } from '../../server/conversions/conversionStore';
 import { openDatabase } from '../../server/db/openDatabase';
-import { silentLogger } from '../../server/logger';
+import { silentLogger } from '../../server/lib/logger';
 import { createViewStore } from '../../server/views/viewStore';
 import { newClickId } from '../../shared/affiliate';
 import { main as statsMain } from '../../scripts/stats';

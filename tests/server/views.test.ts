@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { createStatsStores } from '../../server/db/statsStores';
+import { createStatsStores } from '../../server/statsStores';
 import { viewAddressRateLimit, viewVisitorRateLimit } from '../../server/views/viewRoute';
 import { pagePaths } from '../../shared/routes';
 import { sendReport } from '../support/beaconReports';
@@ -12,7 +12,7 @@ const landing = { page: '/', referrer: 'news.example.com', source: 'newsletter',
 
 async function setUp(engine: (typeof engines)[number], env: Record<string, string> = {}) {
   const store = await openTestDatabase(engine);
-  const app = await createTestApp({ TRUST_PROXY: 'true', ...env }, { stores: createStatsStores(store.database, { retentionDays: 400 }) });
+  const app = await createTestApp({ TRUST_PROXY: 'true', ...env }, { stores: createStatsStores(store.database) });
   return { store, app };
 }
 

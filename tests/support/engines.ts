@@ -1,6 +1,6 @@
 import type { Engine } from '../../server/db/databaseSettings';
 import { openDatabase, type AppDatabase } from '../../server/db/openDatabase';
-import { silentLogger } from '../../server/logger';
+import { silentLogger } from '../../server/lib/logger';
 import { createTestDatabase } from './postgres';
 
 /** Both engines, for `describe.each(engines)`: the same cases run against each. */

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import path from 'node:path';
 import sharp from 'sharp';
-import { projectRoot } from '../../server/paths';
+import { projectRoot } from '../../server/lib/paths';
 import { buildImages, type BuildOptions, type BuildResult } from '../../scripts/images/buildImages';
 import { SourceError } from '../../scripts/images/sources';
 

@@ -4,9 +4,9 @@ import type { Express } from 'express';
 import { createApp, type AppOptions } from '../../server/app';
 import { loadConfig, type Config } from '../../server/config';
 import { openDatabase } from '../../server/db/openDatabase';
-import { createStatsStores, type StatsStores } from '../../server/db/statsStores';
+import { createStatsStores, type StatsStores } from '../../server/statsStores';
 import { createHttpServer } from '../../server/httpServer';
-import { silentLogger } from '../../server/logger';
+import { silentLogger } from '../../server/lib/logger';
 
 export const testAffiliateUrl = 'https://partner.example.net/join?aff=guide&campaign=spring';
 export const testSiteUrl = 'https://auctions.example.org';
@@ -19,8 +19,8 @@ export function testConfig(env: Record<string, string> = {}): Config {
 
 /** Opens the stores the configuration names, as server/main.ts does; undefined when click counting is off. */
 export async function openTestStores(config: Config): Promise<StatsStores | undefined> {
-  if (!config.clickStats) return undefined;
-  return createStatsStores(await openDatabase(config.clickStats.database, { logger: silentLogger }), config.clickStats);
+  if (!config.statistics) return undefined;
+  return createStatsStores(await openDatabase(config.statistics.database, { logger: silentLogger }));
 }
 
 /** The app on the given stores, or on stores of its own (an in-memory SQLite database unless env names another). */

@@ -1,8 +1,8 @@
-import { createRateLimiter } from '../../server/clicks/rateLimiter';
-import { deviceClass, isBot, isPrefetch } from '../../server/clicks/requestKind';
+import { createRateLimiter } from '../../server/limits/rateLimiter';
+import { deviceClass, isBot, isPrefetch } from '../../server/beacons/requestKind';
 import { openDatabase, type AppDatabase } from '../../server/db/openDatabase';
-import { createVisitorHasher } from '../../server/db/visitorSalts';
-import { silentLogger } from '../../server/logger';
+import { createVisitorHasher } from '../../server/beacons/visitorSalts';
+import { silentLogger } from '../../server/lib/logger';
 
 const iphone = 'Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1';
 const androidPhone = 'Mozilla/5.0 (Linux; Android 15; Pixel 9) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36';

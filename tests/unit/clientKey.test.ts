@@ -1,4 +1,4 @@
-import { clientKey } from '../../server/clientKey';
+import { clientKey } from '../../server/limits/clientKey';
 
 describe('clientKey', () => {
   it.each([

@@ -10,7 +10,7 @@ describe('loadConfig', () => {
       siteUrl: 'http://localhost:3000',
       trustProxy: false,
       shutdownTimeoutMs: 10_000,
-      clickStats: { database: { engine: 'sqlite', file: 'data/clicks.sqlite' }, retentionDays: 400 },
+      statistics: { database: { engine: 'sqlite', file: 'data/clicks.sqlite' }, retentionDays: 400 },
       adminToken: undefined,
       linkCheckHours: undefined,
     });
@@ -60,7 +60,7 @@ describe('loadConfig', () => {
 
   describe('click counting, admin and link checks', () => {
     it('reads CLICKS_DB and CLICKS_RETENTION_DAYS', () => {
-      expect(loadConfig({ CLICKS_DB: '/var/lib/guide/clicks.db', CLICKS_RETENTION_DAYS: '30' }).clickStats).toEqual({
+      expect(loadConfig({ CLICKS_DB: '/var/lib/guide/clicks.db', CLICKS_RETENTION_DAYS: '30' }).statistics).toEqual({
         database: { engine: 'sqlite', file: '/var/lib/guide/clicks.db' },
         retentionDays: 30,
       });
@@ -68,8 +68,8 @@ describe('loadConfig', () => {
 
     it('chooses PostgreSQL when DATABASE_URL is set, whatever CLICKS_DB says', () => {
       const url = 'postgres://site:pw@db.internal:5432/auctions?sslmode=verify-full';
-      expect(loadConfig({ DATABASE_URL: url, CLICKS_DB: '/var/lib/guide/clicks.db' }).clickStats?.database).toEqual({ engine: 'postgres', url });
-      expect(loadConfig({ DATABASE_URL: 'postgresql://db.internal/auctions' }).clickStats?.database.engine).toBe('postgres');
+      expect(loadConfig({ DATABASE_URL: url, CLICKS_DB: '/var/lib/guide/clicks.db' }).statistics?.database).toEqual({ engine: 'postgres', url });
+      expect(loadConfig({ DATABASE_URL: 'postgresql://db.internal/auctions' }).statistics?.database.engine).toBe('postgres');
     });
 
     it.each([
@@ -82,11 +82,11 @@ describe('loadConfig', () => {
     });
 
     it.each(['off', 'OFF', ' off '])('turns counting off with CLICK_STATS=%j', (value) => {
-      expect(loadConfig({ CLICK_STATS: value }).clickStats).toBeUndefined();
+      expect(loadConfig({ CLICK_STATS: value }).statistics).toBeUndefined();
     });
 
     it('keeps counting on with CLICK_STATS=on', () => {
-      expect(loadConfig({ CLICK_STATS: 'on' }).clickStats).toBeDefined();
+      expect(loadConfig({ CLICK_STATS: 'on' }).statistics).toBeDefined();
     });
 
     it.each([

@@ -48,7 +48,7 @@ describe.each(engines)('the funnel in readFunnelReport on %s', (engine) => {
     opened = await openTestDatabase(engine);
     clicks = createClickStore(opened.database.db);
     views = createViewStore(opened.database.db);
-    conversions = createConversionStore(opened.database.db, { retentionDays: 10 });
+    conversions = createConversionStore(opened.database.db);
   });
   afterEach(() => opened.close());
 
@@ -210,7 +210,7 @@ describe.each(engines)('the funnel in readFunnelReport on %s', (engine) => {
       await click('2026-11-20T08:01:00Z', 'hero', 'c', 'newsletter');
 
       expect(await closeDaysAndForget(opened.database.db, 10, now)).toEqual({ views: 3, clicks: 2 });
-      expect(await conversions.foldOldConversions(now)).toBe(4);
+      expect(await conversions.foldOldConversions(10, now)).toBe(4);
     });
 
     it('reads folded views, clicks and sources with the raw days', async () => {

@@ -1,7 +1,7 @@
 import { addressRateLimit, visitorRateLimit } from '../../server/clicks/clickRoute';
-import { createRateLimiter, defaultMaxKeys } from '../../server/clicks/rateLimiter';
+import { createRateLimiter, defaultMaxKeys } from '../../server/limits/rateLimiter';
 import { viewAddressRateLimit, viewVisitorRateLimit } from '../../server/views/viewRoute';
-import { createWrongSecretThrottle, defaultMaxAddresses } from '../../server/wrongSecretThrottle';
+import { createWrongSecretThrottle, defaultMaxAddresses } from '../../server/limits/wrongSecretThrottle';
 
 /**
  * Every map the serving process keeps per address or per visitor, made as server/app.ts, the admin gate

@@ -1,7 +1,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import { addDays, utcDay } from '../clicks/utcDay';
-import type { Schema } from './schema';
+import { addDays, utcDay } from '../lib/utcDay';
+import type { Schema } from '../db/schema';
 
 export type VisitorHasher = (ip: string, userAgent: string) => Promise<string>;
 

@@ -1,5 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { createRateLimiter } from './clicks/rateLimiter';
+import { createRateLimiter } from './rateLimiter';
 
 /** Hashing both sides first gives equal lengths, so the comparison takes the same time whatever is offered. */
 const digest = (value: string) => createHash('sha256').update(value).digest();
@@ -30,13 +30,13 @@ export interface WrongSecretThrottle {
   readonly size: number;
 }
 
-/** Addresses a throttle remembers at most: about 2 MB of buckets (see clicks/rateLimiter.ts), whatever a flood of addresses sends. */
+/** Addresses a throttle remembers at most: about 2 MB of buckets (see limits/rateLimiter.ts), whatever a flood of addresses sends. */
 export const defaultMaxAddresses = 10_000;
 
 /**
  * A token bucket per address that only wrong secrets spend, and that is read before spending: a gate
  * must refuse a held-back address before looking at its secret, and let a right secret through for
- * free. The buckets are the click limiter's (clicks/rateLimiter.ts). Used by /admin (ADMIN_TOKEN) and
+ * free. The buckets are the click limiter's (limits/rateLimiter.ts). Used by /admin (ADMIN_TOKEN) and
  * /api/conversions (CONVERSIONS_KEY); by default 10 wrong secrets in a row, then one every 6 s, for at
  * most `defaultMaxAddresses` addresses at once.
  */

@@ -1,5 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import type { DeviceClass } from './clickStore';
+
+/** A coarse class of device, from the user agent: what a view and a click keep instead of the agent. */
+export type DeviceClass = 'mobile' | 'tablet' | 'desktop';
 
 /**
  * Crawlers, link checkers, HTTP libraries and headless browsers. They are answered like anyone else

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Schema } from './schema';
+import type { Schema } from '../db/schema';
 
 /**
  * Claims a job's run for one period (a UTC day, a link-check interval) for this instance. Only the

@@ -1,11 +1,11 @@
-import { createClickStore, type ClickStore } from '../clicks/clickStore';
-import { createConversionStore, type ConversionStore } from '../conversions/conversionStore';
-import { createViewStore, type ViewStore } from '../views/viewStore';
-import { databaseLinkCheckLog, type LinkCheckLog } from '../linkHealth/linkCheckLog';
-import { inProcessReportReader, type ReportReader } from '../reports/reportReader';
-import { claimJobRun } from './jobRuns';
-import type { AppDatabase } from './openDatabase';
-import { createVisitorHasher, type VisitorHasher } from './visitorSalts';
+import { createClickStore, type ClickStore } from './clicks/clickStore';
+import { createConversionStore, type ConversionStore } from './conversions/conversionStore';
+import { createViewStore, type ViewStore } from './views/viewStore';
+import { databaseLinkCheckLog, type LinkCheckLog } from './linkHealth/linkCheckLog';
+import { inProcessReportReader, type ReportReader } from './reports/reportReader';
+import { claimJobRun } from './jobs/jobRuns';
+import type { AppDatabase } from './db/openDatabase';
+import { createVisitorHasher, type VisitorHasher } from './beacons/visitorSalts';
 
 /** Everything the running site keeps in its database, built on one open database and handed to createApp. */
 export interface StatsStores {
@@ -24,12 +24,12 @@ export interface StatsStores {
 }
 
 /** Wires the stores on one open database; `reports` defaults to reading in this process (tests, scripts). */
-export function createStatsStores(database: AppDatabase, { retentionDays }: { retentionDays: number }, reports: ReportReader = inProcessReportReader(database.db)): StatsStores {
+export function createStatsStores(database: AppDatabase, reports: ReportReader = inProcessReportReader(database.db)): StatsStores {
   const claim = (job: string, period: string) => claimJobRun(database.db, job, period);
   return {
     database,
     clicks: createClickStore(database.db),
-    conversions: createConversionStore(database.db, { retentionDays }),
+    conversions: createConversionStore(database.db),
     views: createViewStore(database.db),
     hashVisitor: createVisitorHasher(database.db),
     linkChecks: databaseLinkCheckLog(database.db, claim),
