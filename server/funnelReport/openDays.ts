@@ -1,37 +1,62 @@
 import { sql, type Kysely } from 'kysely';
+import { engineOf } from '../db/engineOf';
 import type { Schema } from '../db/schema';
 import { rawColumns, Tallies, type DayCounts, type RawRow } from './rawDayCounts';
 
-/** A raw row as read here: numbered, with its recording time (milliseconds; PostgreSQL's bigint arrives as a number). */
-type NumberedRow = RawRow & { id: number; at: number };
-
-/**
- * A raw row numbered this long ago is taken as committed: its number is kept as a row read. A row
- * committed later than this after it was numbered (no insert here takes a tenth of it) is missed by the
- * open days' counts until the next rebuild, and never by the closed day, which is counted anew.
- */
-export const settleMs = 2 * 60_000;
-
-/** The counts are built anew from every open day's rows this often, bounding what a missed row could cost. */
-export const rebuildMs = 60 * 60_000;
+/** A raw row as read here, with its number (PostgreSQL's bigint arrives as a number). */
+type NumberedRow = RawRow & { id: number };
 
 type Table = 'views' | 'clicks';
+type Ids = Record<Table, number>;
+
+/**
+ * On PostgreSQL a read's rows settle once every transaction that could hold a lower number has ended
+ * (see PostgresMark) and at least this long after the read: the one moment no snapshot shows, between
+ * an insert taking its number and its transaction taking an id, lasts microseconds.
+ */
+export const settleMs = 1_000;
+
+/** The counts are built anew from every open day's rows this often, bounding what a row missed against all odds could cost. */
+export const rebuildMs = 60 * 60_000;
+
+/**
+ * What a PostgreSQL read saw: the highest numbers it read, and the first transaction id not yet handed
+ * out just after it (pg_snapshot_xmax). Numbers come from a sequence, in the order they are taken, but
+ * rows commit in any order: a number below one read may belong to a transaction still running. Every
+ * such transaction has an id below xmax; once a later snapshot's oldest running transaction
+ * (pg_snapshot_xmin) is at or past xmax, all of them have ended, and a read after that sees every row
+ * numbered up to maxIds that will ever be.
+ */
+interface PostgresMark {
+  maxIds: Ids;
+  xmax: bigint;
+  at: number;
+}
+
+/** The oldest running transaction and the next transaction id, as a snapshot taken now says. */
+async function snapshot(db: Kysely<Schema>): Promise<{ xmin: bigint; xmax: bigint }> {
+  const { rows } = await sql<{ xmin: string; xmax: string }>`select pg_snapshot_xmin(pg_current_snapshot())::text as xmin, pg_snapshot_xmax(pg_current_snapshot())::text as xmax`.execute(db);
+  return { xmin: BigInt(rows[0]!.xmin), xmax: BigInt(rows[0]!.xmax) };
+}
+
+const highest = (rows: readonly NumberedRow[], floor: number) => rows.reduce((max, row) => Math.max(max, Number(row.id)), floor);
 
 /**
  * The days after the last closed one (today, and yesterday in the minutes before it closes), counted from
  * their raw rows and kept between reports, so that a report reads only the rows recorded since the one
  * before: what a report costs no longer follows how busy today has been.
  *
- * Rows are read in the order of their id. On SQLite ids are handed out in commit order; on PostgreSQL
- * several connections number rows and commit them in any order, so a row may appear below an id already
- * read. Hence two parts: the settled rows, tallied for good, and after them the rows of the last
- * settleMs (by their recording time), read again at every report and counted on top of the settled ones.
+ * Rows are read by number. The settled ones are tallied for good; the rows read after them are counted
+ * on top of the settled ones and read again next time. On SQLite every row read settles at once: one
+ * connection writes at a time, so no row can commit below a number already read. On PostgreSQL rows
+ * settle as PostgresMark says.
  */
 export class OpenDayCounter {
   private start = '';
   private builtAt = 0;
   private settled = new Tallies();
-  private readonly settledIds: Record<Table, number> = { views: 0, clicks: 0 };
+  private settledIds: Ids = { views: 0, clicks: 0 };
+  private marks: PostgresMark[] = [];
 
   /** The counts of every day from `start` on (the first open day), as the rows read now say. */
   async read(db: Kysely<Schema>, start: string, now: number = Date.now()): Promise<DayCounts> {
@@ -41,10 +66,23 @@ export class OpenDayCounter {
       this.settled.forgetDaysBefore(start);
       this.start = start;
     }
-    const recent = new Tallies();
+    const postgres = engineOf(db) === 'postgres';
+    const before = postgres ? await snapshot(db) : undefined;
     const [views, clicks] = await Promise.all([this.readAfterSettled(db, 'views'), this.readAfterSettled(db, 'clicks')]);
-    this.settle('views', views, recent, now);
-    this.settle('clicks', clicks, recent, now);
+    const read: Ids = { views: highest(views, this.settledIds.views), clicks: highest(clicks, this.settledIds.clicks) };
+    let settleTo = read;
+    if (before) {
+      settleTo = { ...this.settledIds };
+      for (const mark of this.marks.filter((mark) => mark.xmax <= before.xmin && now - mark.at >= settleMs)) {
+        settleTo = { views: Math.max(settleTo.views, mark.maxIds.views), clicks: Math.max(settleTo.clicks, mark.maxIds.clicks) };
+      }
+      this.marks = this.marks.filter((mark) => mark.maxIds.views > settleTo.views || mark.maxIds.clicks > settleTo.clicks);
+      this.marks.push({ maxIds: read, xmax: (await snapshot(db)).xmax, at: now });
+    }
+    const recent = new Tallies();
+    this.tally(views, 'view', settleTo.views, recent);
+    this.tally(clicks, 'click', settleTo.clicks, recent);
+    this.settledIds = settleTo;
     return this.settled.counts(recent);
   }
 
@@ -52,33 +90,22 @@ export class OpenDayCounter {
     this.start = start;
     this.builtAt = now;
     this.settled = new Tallies();
-    this.settledIds.views = 0;
-    this.settledIds.clicks = 0;
+    this.settledIds = { views: 0, clicks: 0 };
+    this.marks = [];
   }
 
   /** The rows after the settled ones: every open day's on a fresh start (through the day index), else those numbered since (through the id). */
   private async readAfterSettled(db: Kysely<Schema>, table: Table): Promise<NumberedRow[]> {
     const after = this.settledIds[table];
-    // One condition or the other, never both, so that each engine takes the index meant.
+    // One condition or the other, never both, so that each engine takes the index meant (asked for
+    // both, or for "order by id", SQLite walked the whole table in id order).
     const where = after === 0 ? sql`day >= ${this.start}` : sql`id > ${after}`;
-    const columns = sql.join(rawColumns[table].map((column) => sql.ref(column)));
-    // Sorted here: asked of SQLite, "order by id" with the day condition walks the whole table in id order.
-    const { rows } = await sql<NumberedRow>`select ${columns} from ${sql.table(table)} where ${where}`.execute(db);
-    return rows.sort((a, b) => Number(a.id) - Number(b.id));
+    const columns = sql.join(['id', ...rawColumns[table]].map((column) => sql.ref(column)));
+    return (await sql<NumberedRow>`select ${columns} from ${sql.table(table)} where ${where}`.execute(db)).rows;
   }
 
-  /**
-   * Tallies for good the rows numbered before the first one recorded within settleMs, and counts the
-   * rest in `recent`, to be read again next time. Rows of closed days (a late report) are left out.
-   */
-  private settle(table: Table, rows: readonly NumberedRow[], recent: Tallies, now: number): void {
-    const kind = table === 'views' ? 'view' : 'click';
-    const firstRecent = rows.findIndex((row) => Number(row.at) > now - settleMs);
-    const settledCount = firstRecent === -1 ? rows.length : firstRecent;
-    for (const [index, row] of rows.entries()) {
-      if (row.day < this.start) continue;
-      (index < settledCount ? this.settled : recent).add(row, kind);
-    }
-    if (settledCount > 0) this.settledIds[table] = Number(rows[settledCount - 1]!.id);
+  /** Tallies for good the rows numbered up to settleTo, and the rest in `recent`. Rows of closed days (a late report) are left out. */
+  private tally(rows: readonly NumberedRow[], kind: 'view' | 'click', settleTo: number, recent: Tallies): void {
+    for (const row of rows) if (row.day >= this.start) (Number(row.id) <= settleTo ? this.settled : recent).add(row, kind);
   }
 }

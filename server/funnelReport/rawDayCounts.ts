@@ -44,6 +44,11 @@ type TallyMap = Map<Dimension, Map<string, Map<string, Tally>>>;
  */
 export class Tallies {
   private readonly byDimension: TallyMap = new Map(dimensions.map((dimension) => [dimension, new Map()]));
+  /**
+   * Each dimension's day as counts() last made it from these tallies alone, until a row of that day is
+   * added: a day flooded with a hundred thousand values is sorted again only when it changes.
+   */
+  private readonly made = new Map<string, DayCount[]>();
 
   /** Adds a raw row of views (kind 'view') or of clicks. */
   add(row: RawRow, kind: 'view' | 'click'): void {
@@ -62,12 +67,19 @@ export class Tallies {
         tally.clicks++;
         tally.clickers.add(row.visitor);
       }
+      this.made.delete(`${dimension} ${row.day}`);
     }
   }
 
   /** Forgets the days before `day` (closed since they were tallied). */
   forgetDaysBefore(day: string): void {
-    for (const days of this.byDimension.values()) for (const tallied of [...days.keys()]) if (tallied < day) days.delete(tallied);
+    for (const [dimension, days] of this.byDimension) {
+      for (const tallied of [...days.keys()]) {
+        if (tallied >= day) continue;
+        days.delete(tallied);
+        this.made.delete(`${dimension} ${tallied}`);
+      }
+    }
   }
 
   /**
@@ -78,31 +90,39 @@ export class Tallies {
     const counts: DayCounts = new Map();
     for (const dimension of dimensions) {
       const base = this.byDimension.get(dimension)!;
-      const added = extra?.byDimension.get(dimension) ?? new Map<string, Map<string, Tally>>();
-      const rows: DayCount[] = [];
-      for (const day of [...new Set([...base.keys(), ...added.keys()])].sort()) {
-        const baseValues = base.get(day) ?? new Map<string, Tally>();
-        const addedValues = added.get(day) ?? new Map<string, Tally>();
-        const values: DayCount[] = [];
-        for (const value of new Set([...baseValues.keys(), ...addedValues.keys()])) {
-          const one = baseValues.get(value) ?? emptyTally();
-          const two = addedValues.get(value);
-          values.push({
-            day,
-            value,
-            views: one.views + (two?.views ?? 0),
-            visitors: one.visitors.size + (two ? countNew(two.visitors, one.visitors) : 0),
-            clicks: one.clicks + (two?.clicks ?? 0),
-            clickers: one.clickers.size + (two ? countNew(two.clickers, one.clickers) : 0),
-            distinctValues: 1,
-          });
-        }
-        rows.push(...capped(day, values.sort(byValueOrder)));
-      }
-      counts.set(dimension, rows);
+      const added = extra?.byDimension.get(dimension);
+      const days = [...new Set([...base.keys(), ...(added?.keys() ?? [])])].sort();
+      counts.set(
+        dimension,
+        days.flatMap((day) => {
+          const addedValues = added?.get(day);
+          if (addedValues) return countDay(day, base.get(day), addedValues);
+          const key = `${dimension} ${day}`;
+          let rows = this.made.get(key);
+          if (!rows) this.made.set(key, (rows = countDay(day, base.get(day), undefined)));
+          return rows;
+        }),
+      );
     }
     return counts;
   }
+}
+
+/** One day's values of a dimension, from its tallies and those added on top, in valueOrder and capped. */
+function countDay(day: string, base: ReadonlyMap<string, Tally> | undefined, added: ReadonlyMap<string, Tally> | undefined): DayCount[] {
+  const values: DayCount[] = [];
+  const row = (value: string, one: Tally, two: Tally | undefined): DayCount => ({
+    day,
+    value,
+    views: one.views + (two?.views ?? 0),
+    visitors: one.visitors.size + (two ? countNew(two.visitors, one.visitors) : 0),
+    clicks: one.clicks + (two?.clicks ?? 0),
+    clickers: one.clickers.size + (two ? countNew(two.clickers, one.clickers) : 0),
+    distinctValues: 1,
+  });
+  for (const [value, tally] of base ?? []) values.push(row(value, tally, added?.get(value)));
+  for (const [value, tally] of added ?? []) if (!base?.has(value)) values.push(row(value, emptyTally(), tally));
+  return capped(day, values.sort(byValueOrder));
 }
 
 /** How many of `added` are not in `base`. */
@@ -130,8 +150,8 @@ function capped(day: string, values: DayCount[]): DayCount[] {
 
 /** The columns a tally reads, of views and of clicks. */
 export const rawColumns = {
-  views: ['id', 'at', 'day', 'visitor', 'source', 'page', 'device', 'referrer_host'],
-  clicks: ['id', 'at', 'day', 'visitor', 'placement', 'source', 'page', 'device', 'referrer_host'],
+  views: ['day', 'visitor', 'source', 'page', 'device', 'referrer_host'],
+  clicks: ['day', 'visitor', 'placement', 'source', 'page', 'device', 'referrer_host'],
 } as const;
 
 /**

@@ -79,22 +79,20 @@ describe.each(engines)('the open days counted between reports on %s', (engine) =
     );
   });
 
-  it('reads only the rows recorded since the report before, once they have settled', async () => {
+  it('keep a row read and settled for good, until the counts are built anew', async () => {
     const opened = await openTestDatabase(engine);
     try {
       const db = opened.database.db;
       const counter = new OpenDayCounter();
-      await db.insertInto('views').values([view(today, noon - settleMs - 1_000, 'a'), view(today, noon - 1_000, 'b')]).execute();
-      await counter.read(db, today, noon);
-      // The settled row is counted for good: deleting it changes nothing until the next rebuild...
-      await db.deleteFrom('views').where('visitor', '=', 'a').execute();
       const all = (counts: Awaited<ReturnType<OpenDayCounter['read']>>) => counts.get('all')!.map(({ views, visitors }) => ({ views, visitors }));
-      expect(all(await counter.read(db, today, noon + 1_000))).toEqual([{ views: 2, visitors: 2 }]);
-      // ...while the one recorded within settleMs is read again at every report until it settles.
-      await db.deleteFrom('views').where('visitor', '=', 'b').execute();
-      expect(all(await counter.read(db, today, noon + 2_000))).toEqual([{ views: 1, visitors: 1 }]);
+      await db.insertInto('views').values([view(today, noon - 60_000, 'a'), view(today, noon - 1_000, 'b')]).execute();
+      expect(all(await counter.read(db, today, noon))).toEqual([{ views: 2, visitors: 2 }]);
+      // Settled (on PostgreSQL at the first read a second later with no transaction running), then deleted:
+      await counter.read(db, today, noon + settleMs);
+      await db.deleteFrom('views').execute();
+      expect(all(await counter.read(db, today, noon + 2 * settleMs))).toEqual([{ views: 2, visitors: 2 }]);
       // An hour on, the counts are built anew from the rows there are.
-      expect(await counter.read(db, today, noon + rebuildMs + 3_000)).toEqual(await readRawDayCounts(db, today));
+      expect(await counter.read(db, today, noon + rebuildMs + 3 * settleMs)).toEqual(await readRawDayCounts(db, today));
     } finally {
       await opened.close();
     }
@@ -121,6 +119,30 @@ describe('the open days counted between reports on postgres', () => {
       expect((await counter.read(db, today, noon + settleMs + 1_000)).get('all')![0]).toMatchObject({ views: 3, visitors: 3 });
     } finally {
       await late.end();
+      await opened.close();
+    }
+  });
+
+  it('read again the rows numbered while another transaction was running, until it has ended', async () => {
+    const opened = await openTestDatabase('postgres');
+    const running = new pg.Client({ connectionString: opened.url });
+    await running.connect();
+    try {
+      const db = opened.database.db;
+      const counter = new OpenDayCounter();
+      const views = async (at: number) => (await counter.read(db, today, at)).get('all')?.[0]?.views ?? 0;
+      await running.query('begin');
+      await running.query(`insert into views (at, day, page, device, visitor) values ($1, $2, '/', 'mobile', 'running')`, [noon, today]);
+      await db.insertInto('views').values(view(today, noon, 'read')).execute();
+      expect(await views(noon)).toBe(1);
+      // Long after, but the transaction still runs: the row read is not settled, and its deletion shows.
+      await db.deleteFrom('views').where('visitor', '=', 'read').execute();
+      expect(await views(noon + 10 * settleMs)).toBe(0);
+      await running.query('commit');
+      expect(await views(noon + 11 * settleMs)).toBe(1);
+      expect(await counter.read(db, today, noon + 12 * settleMs)).toEqual(await readRawDayCounts(db, today));
+    } finally {
+      await running.end();
       await opened.close();
     }
   });
