@@ -12,6 +12,7 @@ import { PageTable } from './PageTable';
 import { PlacementTable } from './PlacementTable';
 import { Caption, ScrollBox } from './ScrollBox';
 import { SourceTable } from './SourceTable';
+import { ColumnHeads } from './ColumnHeads';
 
 export interface AdminPageProps {
   /** Undefined when click counting is off. */
@@ -85,13 +86,7 @@ function Breakdown({ caption, heading, rows }: { caption: string; heading: strin
     <ScrollBox label={caption}>
       <table>
         <Caption>{caption}</Caption>
-        <thead>
-          <tr>
-            <th scope="col">{heading}</th>
-            <th scope="col">Clicks</th>
-            <th scope="col">Share</th>
-          </tr>
-        </thead>
+        <ColumnHeads columns={[heading, 'Clicks', 'Share']} />
         <tbody>
           {rows.length === 0 ? (
             <tr>

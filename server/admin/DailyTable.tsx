@@ -1,7 +1,7 @@
 import type { FunnelReport } from '../funnelReport/funnelReport';
 import { Amounts } from './Amounts';
-import { Caption, ScrollBox } from './ScrollBox';
-import { maxTableDays, moreDaysNote, tableDays } from './tableDays';
+import { DaysTable, tableDays } from './tableDays';
+import { ColumnHeads } from './ColumnHeads';
 
 const pair = (count: number, visitors: number) => (count > 0 ? `${count} / ${visitors}` : '–');
 
@@ -14,49 +14,27 @@ export function DailyTable({ report }: { report: FunnelReport }) {
   const { shown: active, more } = tableDays(report, ({ all }) => all.views > 0 || all.clicks > 0 || all.conversions > 0);
   if (active.length === 0) return null;
   return (
-    <>
-    <ScrollBox label="Views, clicks and conversions per day">
-      <table>
-        <Caption>
-          Views, clicks and conversions per day (UTC), newest first{more > 0 ? ` (the newest ${maxTableDays})` : ''}, days with nothing left out; views and
-          clicks as count / unique visitors
-        </Caption>
-        <thead>
-          <tr>
-            <th scope="col">Day</th>
-            <th scope="col">Views</th>
-            <th scope="col">Clicks</th>
-            <th scope="col">Conversions</th>
-            <th scope="col">Revenue</th>
-            {placements.map((placement) => (
-              <th scope="col" key={placement}>
-                {placement} clicks
-              </th>
-            ))}
+    <DaysTable label="Views, clicks and conversions per day" caption=", days with nothing left out; views and clicks as count / unique visitors" more={more}>
+      <ColumnHeads columns={['Day', 'Views', 'Clicks', 'Conversions', 'Revenue', ...placements.map((placement) => `${placement} clicks`)]} />
+      <tbody>
+        {active.map((entry) => (
+          <tr key={entry.day}>
+            <th scope="row" className="day">
+              {entry.day}
+            </th>
+            <td>{pair(entry.all.views, entry.all.viewVisitors)}</td>
+            <td>{pair(entry.all.clicks, entry.all.visitors)}</td>
+            <td>{entry.all.conversions || '–'}</td>
+            <td>
+              <Amounts earnings={entry.all} />
+            </td>
+            {placements.map((placement) => {
+              const count = entry.placements[placement];
+              return <td key={placement}>{count ? pair(count.clicks, count.visitors) : '–'}</td>;
+            })}
           </tr>
-        </thead>
-        <tbody>
-          {active.map((entry) => (
-            <tr key={entry.day}>
-              <th scope="row" className="day">
-                {entry.day}
-              </th>
-              <td>{pair(entry.all.views, entry.all.viewVisitors)}</td>
-              <td>{pair(entry.all.clicks, entry.all.visitors)}</td>
-              <td>{entry.all.conversions || '–'}</td>
-              <td>
-                <Amounts earnings={entry.all} />
-              </td>
-              {placements.map((placement) => {
-                const count = entry.placements[placement];
-                return <td key={placement}>{count ? pair(count.clicks, count.visitors) : '–'}</td>;
-              })}
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </ScrollBox>
-    {more > 0 && <p className="muted">{moreDaysNote(more)}</p>}
-    </>
+        ))}
+      </tbody>
+    </DaysTable>
   );
 }

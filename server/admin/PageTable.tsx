@@ -1,6 +1,7 @@
 import type { FunnelReport } from '../funnelReport/funnelReport';
 import { rate } from '../funnelReport/reportNumbers';
 import { Caption, ScrollBox } from './ScrollBox';
+import { ColumnHeads } from './ColumnHeads';
 
 /** The pages with most views, and the clicks made on them: which page sends visitors on. */
 export function PageTable({ report }: { report: FunnelReport }) {
@@ -10,16 +11,7 @@ export function PageTable({ report }: { report: FunnelReport }) {
         <Caption>
           Views and clicks by page (the {report.pages.length === 20 ? '20 with most views' : 'pages viewed'}), {report.from} to {report.to}
         </Caption>
-        <thead>
-          <tr>
-            <th scope="col">Page</th>
-            <th scope="col">Views</th>
-            <th scope="col">Visitors</th>
-            <th scope="col">Clicks</th>
-            <th scope="col">Visitors who clicked</th>
-            <th scope="col">Click-through rate</th>
-          </tr>
-        </thead>
+        <ColumnHeads columns={['Page', 'Views', 'Visitors', 'Clicks', 'Visitors who clicked', 'Click-through rate']} />
         <tbody>
           {report.pages.length === 0 ? (
             <tr>

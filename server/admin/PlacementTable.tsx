@@ -4,6 +4,7 @@ import { counted, rate, share } from '../funnelReport/reportNumbers';
 import { Amounts } from './Amounts';
 import { placementDescriptions } from './placementDescriptions';
 import { Caption, ScrollBox } from './ScrollBox';
+import { ColumnHeads } from './ColumnHeads';
 
 function Cells({ clicks, visitors, whole, earnings }: { clicks: number; visitors: number; whole: number; earnings: Earnings }) {
   return (
@@ -33,18 +34,7 @@ export function PlacementTable({ report }: { report: FunnelReport }) {
           <Caption>
             Clicks and conversions by placement, {report.from} to {report.to}
           </Caption>
-          <thead>
-            <tr>
-              <th scope="col">Placement</th>
-              <th scope="col">Clicks</th>
-              <th scope="col">Visitors</th>
-              <th scope="col">Share of clicks</th>
-              <th scope="col">Conversions</th>
-              <th scope="col">Conversion rate</th>
-              <th scope="col">Revenue</th>
-              <th scope="col">Earnings per click</th>
-            </tr>
-          </thead>
+          <ColumnHeads columns={['Placement', 'Clicks', 'Visitors', 'Share of clicks', 'Conversions', 'Conversion rate', 'Revenue', 'Earnings per click']} />
           <tbody>
             {report.totals.map((row) => (
               <tr key={row.placement}>

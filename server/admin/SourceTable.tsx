@@ -2,6 +2,7 @@ import type { FunnelReport } from '../funnelReport/funnelReport';
 import { sourceName } from '../funnelReport/reportNumbers';
 import { Caption, ScrollBox } from './ScrollBox';
 import { otherSourcesName, SourceCells, sourceColumns } from './SourceCells';
+import { ColumnHeads } from './ColumnHeads';
 
 /** Per source (what brought the visitor): visitors, clicks, click-through rate, conversions and revenue; the top ones, the rest added up. */
 export function SourceTable({ report }: { report: FunnelReport }) {
@@ -13,16 +14,7 @@ export function SourceTable({ report }: { report: FunnelReport }) {
           <Caption>
             Visitors, clicks and conversions by source, {report.from} to {report.to}
           </Caption>
-          <thead>
-            <tr>
-              <th scope="col">Source</th>
-              {sourceColumns.map((column) => (
-                <th key={column} scope="col">
-                  {column}
-                </th>
-              ))}
-            </tr>
-          </thead>
+          <ColumnHeads columns={['Source', ...sourceColumns]} />
           <tbody>
             {report.sources.length === 0 && !others ? (
               <tr>

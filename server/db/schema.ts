@@ -142,7 +142,7 @@ export interface DailyCountsTable {
   visitors: number;
   clicks: number;
   clickers: number;
-  /** 1, or for the one row that holds a day's values past the cap (value closedDayOthers), how many it holds. */
+  /** 1, or for the one row that holds a day's values past the cap (value othersValue, server/funnelReport/dimensions.ts), how many it holds. */
   distinct_values: number;
 }
 

@@ -1,3 +1,5 @@
+import type { DailyCountsTable } from '../db/schema';
+
 /**
  * Views and clicks counted per UTC day and per value of a dimension: the shape of daily_counts, which a
  * closed day keeps (server/jobs/closeDays.ts) and which a report reads for closed days, counting raw
@@ -7,18 +9,12 @@
 export type Dimension = 'all' | 'placement' | 'source' | 'page' | 'device' | 'referrer';
 export const dimensions: readonly Dimension[] = ['all', 'placement', 'source', 'page', 'device', 'referrer'];
 
-export interface DayCount {
-  day: string;
-  value: string;
-  views: number;
-  /** Distinct visitors who viewed a page. */
-  visitors: number;
-  clicks: number;
-  /** Distinct visitors who clicked. */
-  clickers: number;
-  /** 1, or for the row holding a day's values past the cap (othersValue), how many values it holds. */
-  distinctValues: number;
-}
+/**
+ * A day's counts of one value, as daily_counts holds them (views, distinct visitors who viewed, clicks,
+ * distinct visitors who clicked) and with distinctValues: 1, or for the row holding a day's values past
+ * the cap (othersValue), how many values it holds.
+ */
+export type DayCount = Omit<DailyCountsTable, 'dimension' | 'distinct_values'> & { distinctValues: number };
 
 /**
  * A day keeps at most this many values of a dimension, those with most visitors and clicks; the rest are
