@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { checkSchemaVersion } from './migrations';
+import { checkSchemaVersion } from './migrate';
 import type { Schema } from './schema';
 
 export interface CopyCounts {

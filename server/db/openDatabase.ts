@@ -9,7 +9,7 @@ import { errorSummary } from '../lib/errorText';
 import { createAvailability, type Availability } from './availability';
 import { withAvailability } from './availabilityDialect';
 import { describeDatabase, type DatabaseSettings, type Engine } from './databaseSettings';
-import { checkSchemaVersion, migrate, SchemaTooNewError } from './migrations';
+import { checkSchemaVersion, migrate, SchemaTooNewError } from './migrate';
 import type { Schema } from './schema';
 
 /** The open statistics database, whichever engine holds it. Opened by server/main.ts (or a script), never by createApp. */

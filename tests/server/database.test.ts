@@ -3,7 +3,7 @@ import path from 'node:path';
 import BetterSqlite from 'better-sqlite3';
 import { createClickStore, type Click } from '../../server/clicks/clickStore';
 import { claimJobRun } from '../../server/jobs/jobRuns';
-import { migrations } from '../../server/db/migrations';
+import { migrations } from '../../server/db/migrations/index';
 import { DatabaseError, openDatabase } from '../../server/db/openDatabase';
 import { createVisitorHasher, forgetOldSalts, saltFor } from '../../server/beacons/visitorSalts';
 import { databaseLinkCheckLog } from '../../server/linkHealth/linkCheckLog';

@@ -5,7 +5,7 @@ import { createClickStore, type Click } from '../../server/clicks/clickStore';
 import { parseConversion, type ConversionFields } from '../../server/conversions/conversionFields';
 import { createConversionStore } from '../../server/conversions/conversionStore';
 import { openDatabase, type AppDatabase } from '../../server/db/openDatabase';
-import { migrations } from '../../server/db/migrations';
+import { migrations } from '../../server/db/migrations/index';
 import type { Schema } from '../../server/db/schema';
 import { databaseLinkCheckLog } from '../../server/linkHealth/linkCheckLog';
 import { silentLogger } from '../../server/lib/logger';

@@ -1,0 +1,15 @@
+import clicks from './001-clicks';
+import sharedState from './002-sharedState';
+import conversions from './003-conversions';
+import funnel from './004-funnel';
+import closedDays from './005-closedDays';
+import uniqueClickIds from './006-uniqueClickIds';
+import countedConversionsIndex from './007-countedConversionsIndex';
+import type { Migration } from './migration';
+
+/**
+ * The schema's history, one file per step and version, for both engines (as GoatCounter keeps its
+ * db/migrate/). A released step is never edited: a change is a new file, added at the end here. The
+ * steps applied are listed in schema_migrations (see ../migrate.ts).
+ */
+export const migrations: readonly Migration[] = [clicks, sharedState, conversions, funnel, closedDays, uniqueClickIds, countedConversionsIndex];
