@@ -57,7 +57,8 @@ export interface FunnelReport {
   currencies: string[];
   /**
    * Every day of the range, oldest first, with counts per placement (every placement, zeros included)
-   * and the day's top sources (otherSources adds up the rest, when there are more).
+   * and the day's top sources (otherSources adds up the rest, when there are more; none on the days
+   * past daySourceDays).
    */
   days: { day: string; all: FunnelCount; placements: Record<string, PlacementCount>; sources: SourceCount[]; otherSources?: OtherSources }[];
   /** Per placement over the whole range, in page order; placements no longer on the site follow. */
@@ -87,6 +88,11 @@ export interface FunnelReportOptions {
   sources?: ValueLimit;
   /** How many sources each day lists (5 unless said). */
   daySources?: ValueLimit;
+  /**
+   * How many days list their sources: the newest with views, clicks or conversions (every day unless
+   * said; /admin shows the newest 31, so reading a year of them would be a year's work for nothing).
+   */
+  daySourceDays?: number;
   /** Keeps the open days' counts between reports (a long-lived reader's); without it they are counted anew. */
   openDays?: OpenDayCounter;
 }
@@ -119,16 +125,20 @@ function groupBy<Row>(rows: readonly Row[], key: (row: Row) => string): Map<stri
 export async function readFunnelReport(db: Kysely<Schema>, range: ReportRange, options: FunnelReportOptions = {}): Promise<FunnelReport> {
   const { sources: sourceLimit, daySources: daySourceLimit } = { ...defaultSourceLimits, ...options };
   const span = await readReportBasis(db, range.from, range.to, options.openDays);
-  const [allPerDay, placementsPerDay, { top: topSources, total: sourceTotals }, { top: daySources, totals: daySourceTotals }, devices, referrers, pages, conversions] = await Promise.all([
+  const [allPerDay, placementsPerDay, { top: topSources, total: sourceTotals }, devices, referrers, pages, conversions] = await Promise.all([
     readPerDay(db, 'all', range, span),
     readPerDay(db, 'placement', range, span),
     readTopValuesWithTotal(db, 'source', range, span, sourceLimit),
-    readTopValuesPerDayWithTotals(db, 'source', range, span, daySourceLimit),
     readTopValues(db, 'device', range, span, 'all', byClicks),
     readTopValues(db, 'referrer', range, span, 10, byClicks),
     readTopValues(db, 'page', range, span, 20, byViews),
     readConversionCounts(db, range),
   ]);
+  // Each day's sources, for the newest days with anything in them that are asked for.
+  const activeDays = [...new Set([...allPerDay.filter((row) => row.views > 0 || row.clicks > 0).map((row) => row.day), ...conversions.map((row) => row.day)])].sort();
+  const sourceDays = options.daySourceDays === undefined ? activeDays : activeDays.slice(-options.daySourceDays);
+  const { top: daySources, totals: daySourceTotals } =
+    sourceDays.length === 0 ? { top: [], totals: [] } : await readTopValuesPerDayWithTotals(db, 'source', { from: sourceDays[0]!, to: range.to }, span, daySourceLimit);
   const currency = mainCurrency(conversions);
   const earnings = (rows: readonly ConversionCount[] = []) => earningsOf(rows, currency);
 
@@ -146,9 +156,10 @@ export async function readFunnelReport(db: Kysely<Schema>, range: ReportRange, o
   const days: FunnelReport['days'] = [];
   for (const day of daysOf(range)) {
     const dayConversions = conversionsByDay.get(day) ?? [];
+    const listsSources = sourceDays.length > 0 && day >= sourceDays[0]!;
     const byPlacement = groupBy(dayConversions, (row) => row.placement);
     const totals = dayTotals.get(day);
-    const sources = sourceRows(daySourcesByDay.get(day) ?? [], daySourceTotalsByDay.get(day), daySourceLimit, dayConversions, currency);
+    const sources = listsSources ? sourceRows(daySourcesByDay.get(day) ?? [], daySourceTotalsByDay.get(day), daySourceLimit, dayConversions, currency) : { sources: [] };
     days.push({
       day,
       all: { clicks: totals?.clicks ?? 0, visitors: totals?.clickers ?? 0, views: totals?.views ?? 0, viewVisitors: totals?.visitors ?? 0, ...earnings(dayConversions) },

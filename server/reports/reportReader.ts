@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { Kysely } from 'kysely';
-import { adminReportHtml, type AdminPageContext } from '../admin/adminHtml';
+import { adminReportHtml, adminReportOptions, type AdminPageContext } from '../admin/adminHtml';
 import type { DatabaseSettings } from '../db/databaseSettings';
 import type { Schema } from '../db/schema';
 import { readFunnelReport, type FunnelReport, type FunnelReportOptions } from '../funnelReport/funnelReport';
@@ -47,7 +47,7 @@ export function inProcessReportReader(db: Kysely<Schema>, { timeoutMs = reportTi
   const readFunnel = (range: ReportRange, options?: FunnelReportOptions) => readFunnelReport(db, range, { ...options, openDays }).catch((error: unknown) => slowWhenCancelled(error, timeoutMs));
   return {
     readFunnel,
-    readAdminPage: async (range, context) => adminReportHtml({ ...context, report: await readFunnel(range) }),
+    readAdminPage: async (range, context) => adminReportHtml({ ...context, report: await readFunnel(range, adminReportOptions) }),
     readRawDay: (day) => readRawDayCounts(db, day).catch((error: unknown) => slowWhenCancelled(error, timeoutMs)),
     close: async () => {},
   };
