@@ -17,7 +17,7 @@ const maxDay = (a: string, b: string) => (a > b ? a : b);
 export interface ReportBasis {
   /** The last closed day; '' when no day is closed yet. */
   lastClosed: string;
-  /** The range's days after lastClosed, counted from raw rows. */
+  /** The days after lastClosed (those of the range at least; the counter keeps every open day), counted from raw rows. */
   open: DayCounts;
   engine: Engine;
 }
