@@ -7,9 +7,9 @@
  * - in-place navigation is imported after the first paint.
  * Before any of it the page is usable: links are real links, the menu is a native popover, the FAQ is <details>.
  */
-import { clientAttributes } from '../shared/islands/runtime/clientAttributes';
-import { onLoad } from '../shared/islands/runtime/conditions/onLoad';
-import { createIslandScheduler } from '../shared/islands/runtime/createIslandScheduler';
+import { clientAttributes } from '../shared/islands/clientAttributes';
+import { onLoad } from './islands/conditions/onLoad';
+import { createIslandScheduler } from './islands/createIslandScheduler';
 import { landingFacts } from '../shared/trafficSource';
 import { startClickReporting } from './clickReporter';
 import { startViewReporting } from './viewReporter';

@@ -1,5 +1,5 @@
 import { isPagePath } from '../shared/routes';
-import type { IslandScheduler } from '../shared/islands/runtime/createIslandScheduler';
+import type { IslandScheduler } from './islands/createIslandScheduler';
 
 /**
  * In-place navigation between the site's four pages. A click on an internal link fetches the server's

@@ -5,9 +5,9 @@
  * (sendBeacon: every browser since 2018; where it is missing or refuses, the view goes uncounted,
  * which costs a figure, never the page.)
  */
-import { onLoad } from '../shared/islands/runtime/conditions/onLoad';
 import type { LandingFacts } from '../shared/trafficSource';
 import type { ViewBeaconBody } from '../shared/viewBeacon';
+import { onLoad } from './islands/conditions/onLoad';
 
 /** Sends the landing view and returns what reports each later view (with no referrer: it came from this site). */
 export function startViewReporting(endpoint: string, landing: LandingFacts): () => void {

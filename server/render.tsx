@@ -1,8 +1,8 @@
 import type { ReactElement } from 'react';
 import { renderToString } from 'react-dom/server';
 import { HelmetProvider } from 'react-helmet-async';
-import { clientAttributes } from '../shared/islands/runtime/clientAttributes';
-import { IslandCollector, IslandContext, islandSlotPattern, type IslandRecord } from '../shared/islands/runtime/Island';
+import { clientAttributes } from '../shared/islands/clientAttributes';
+import { IslandCollector, IslandContext, islandSlotPattern, type IslandRecord } from '../shared/islands/Island';
 import { PageContext, type PageContextValue } from '../shared/pageContext';
 import type { InlineStyle } from './inlineStyles';
 import type { AssetManifest } from './manifest';

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { site } from '../content/site';
-import { Island } from '../islands/runtime/Island';
+import { Island } from '../islands/Island';
 import { Footer } from './Footer';
 
 export interface LayoutProps {

@@ -1,5 +1,5 @@
 import type { HTTPRequest, Page } from 'puppeteer-core';
-import { clientAttributes } from '../../shared/islands/runtime/clientAttributes';
+import { clientAttributes } from '../../shared/islands/clientAttributes';
 import { useBrowserAndSite, viewports, type PageProblems, type Viewport } from '../support/browser';
 
 /**

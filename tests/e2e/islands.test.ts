@@ -1,6 +1,6 @@
 import type { Page } from 'puppeteer-core';
 import { pagePaths } from '../../shared/routes';
-import { clientAttributes } from '../../shared/islands/runtime/clientAttributes';
+import { clientAttributes } from '../../shared/islands/clientAttributes';
 import { openPage, useBrowserAndSite, viewports, type OpenedPage, type PageProblems, type Viewport } from '../support/browser';
 
 const context = useBrowserAndSite();

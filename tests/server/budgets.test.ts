@@ -4,8 +4,8 @@ import sharp from 'sharp';
 import request from 'supertest';
 import { generatedImages } from '../../shared/content/images.generated';
 import { readManifest } from '../../server/manifest';
-import { distDir, publicDir } from '../../server/paths';
-import { clientAttributes } from '../../shared/islands/runtime/clientAttributes';
+import { distDir, publicDir } from '../../server/lib/paths';
+import { clientAttributes } from '../../shared/islands/clientAttributes';
 import { createTestApp } from '../support/testApp';
 
 /**

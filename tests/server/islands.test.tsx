@@ -1,18 +1,21 @@
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { load, type CheerioAPI } from 'cheerio';
 import { useId } from 'react';
 import request from 'supertest';
+import { writeIslandRegistry } from '../../build';
+import { parseLoadConditions } from '../../client/islands/loadConditions';
 import { readManifest, type AssetManifest } from '../../server/manifest';
-import { distDir } from '../../server/paths';
+import { distDir } from '../../server/lib/paths';
 import { renderPage } from '../../server/render';
 import { reviews } from '../../shared/content/home';
 import { generatedImages } from '../../shared/content/images.generated';
-import { clientAttributes } from '../../shared/islands/runtime/clientAttributes';
-import { Island, IslandMarker } from '../../shared/islands/runtime/Island';
-import { formatLoadConditions, parseLoadConditions, type LoadCondition, type LoadConditions } from '../../shared/islands/runtime/loadConditions';
-import { islandRegistry } from '../../shared/islands/runtime/registry';
+import { clientAttributes } from '../../shared/islands/clientAttributes';
+import { formatLoadConditions, type LoadCondition, type LoadConditions } from '../../shared/islands/formatLoadConditions';
+import { Island, IslandMarker } from '../../shared/islands/Island';
+import { islandRegistry } from '../../shared/islands/registry.generated';
 import type { PageContextValue } from '../../shared/pageContext';
+import { useTempDir } from '../support/tempDir';
 import { createTestApp } from '../support/testApp';
 
 const manifest: AssetManifest = {
@@ -135,15 +138,31 @@ describe('the entry script', () => {
 });
 
 describe('the island registry', () => {
-  const registryDir = path.join(__dirname, '../../shared/islands/runtime');
+  const temp = useTempDir();
+  /** A project holding the given files under shared/islands/. */
+  const projectWith = (files: readonly string[]) => {
+    for (const file of files) {
+      mkdirSync(path.dirname(path.join(temp.dir(), 'shared/islands', file)), { recursive: true });
+      writeFileSync(path.join(temp.dir(), 'shared/islands', file), '');
+    }
+    return temp.dir();
+  };
+  const registryIn = (root: string) => readFileSync(path.join(root, 'shared/islands/registry.generated.ts'), 'utf8');
 
-  it.each(Object.entries(islandRegistry))('names the module that exports the %s component', (_name, entry) => {
-    // The registry names modules as strings for the build; this checks they are the modules it imports.
-    const loaded = require(path.join(registryDir, entry.module)) as { default: unknown };
-    expect(loaded.default).toBe(entry.component);
+  it('is made by the build from the folders: each one an island, named after its folder, its component the file of that name', () => {
+    const root = projectWith(['Island.tsx', 'Toast/Toast.tsx', 'Toast/toastState.ts', 'Gallery/Gallery.tsx']);
+    expect(writeIslandRegistry(root)).toEqual({ Gallery: 'shared/islands/Gallery/Gallery.tsx', Toast: 'shared/islands/Toast/Toast.tsx' });
+    expect(registryIn(root)).toContain(["import * as Gallery from './Gallery/Gallery';", "import * as Toast from './Toast/Toast';", '', 'export const islandRegistry = { Gallery, Toast };'].join('\n'));
   });
 
-  it("writes each island's registry default condition, unless the page names another", () => {
+  it.each([
+    ['holds no component named after it', 'Toast/index.tsx', 'shared/islands/Toast/ has no Toast.tsx'],
+    ['is not named as a component is', 'helpers/helpers.tsx', "shared/islands/helpers/: an island's folder is named after its component, in PascalCase"],
+  ])('stops the build, naming the folder, when a folder %s', (_case, file, message) => {
+    expect(() => writeIslandRegistry(projectWith([file]))).toThrow(message);
+  });
+
+  it("writes each island's default condition, unless the page names another", () => {
     const $ = parse(
       renderPage(
         <>
@@ -155,7 +174,7 @@ describe('the island registry', () => {
       ),
     );
     const loads = $(`[${clientAttributes.island}="TopBar"]`).map((_index, element) => $(element).attr(clientAttributes.islandLoad)).get();
-    expect(loads).toEqual([islandRegistry.TopBar.load, 'idle visible']);
+    expect(loads).toEqual([islandRegistry.TopBar.defaultLoad, 'idle visible']);
     expect($(`[${clientAttributes.island}="TopBar"]`).first().attr(clientAttributes.islandPreload)).toBe('/assets/chunk-REACT.js /assets/chunk-SITE.js');
   });
 });
@@ -178,7 +197,7 @@ describe('the islands as built and served', () => {
   const built = readManifest(distDir);
   const asset = (url: string) => readFileSync(path.join(distDir, url), 'utf8');
 
-  it('builds one chunk per registered island', () => {
+  it('builds one chunk per island folder', () => {
     expect(Object.keys(built.islands).sort()).toEqual(Object.keys(islandRegistry).sort());
   });
 

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import puppeteer, { type Browser, type BrowserContext, type Page } from 'puppeteer-core';
-import { clientAttributes } from '../../shared/islands/runtime/clientAttributes';
+import { clientAttributes } from '../../shared/islands/clientAttributes';
 import { startTestServer, type RunningServer } from './testApp';
 
 export const chromiumPath = process.env.CHROME_PATH ?? '/usr/bin/chromium';

@@ -7,7 +7,7 @@ import {
   nextWakeAt,
   type CarouselEvent,
   type CarouselState,
-} from '../../shared/islands/carouselState';
+} from '../../shared/islands/ReviewCarousel/carouselState';
 
 const { autoAdvanceMs, fadeMs, manualPauseMs } = carouselTiming;
 

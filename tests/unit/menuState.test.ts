@@ -1,4 +1,4 @@
-import { initialMenuState, menuReducer, type MenuEvent } from '../../shared/islands/menuState';
+import { initialMenuState, menuReducer, type MenuEvent } from '../../shared/islands/TopBar/menuState';
 
 const run = (...events: MenuEvent[]) => events.reduce(menuReducer, initialMenuState);
 

@@ -1,6 +1,6 @@
 import { benefits, reviews } from '../../content/home';
 import { generatedImages } from '../../content/images.generated';
-import { Island } from '../../islands/runtime/Island';
+import { Island } from '../../islands/Island';
 import { Section } from '../Section';
 
 /** The carousel's own six images travel in its props, so its chunk needs no image table. */

@@ -1,7 +1,7 @@
 import { bonus } from '../../content/home';
 import { site } from '../../content/site';
+import { Picture } from '../../images/Picture';
 import { CallToAction } from '../CallToAction';
-import { Picture } from '../Picture';
 import { Section } from '../Section';
 
 export function Bonus() {

@@ -1,7 +1,7 @@
 import { checkAuctions } from '../../content/home';
+import { Picture } from '../../images/Picture';
 import { AffiliateLink } from '../AffiliateLink';
 import { CallToAction } from '../CallToAction';
-import { Picture } from '../Picture';
 import { Section } from '../Section';
 
 export function CheckAuctions() {

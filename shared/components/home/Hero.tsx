@@ -1,7 +1,7 @@
 import { hero } from '../../content/home';
 import { site } from '../../content/site';
+import { Picture } from '../../images/Picture';
 import { AffiliateLink } from '../AffiliateLink';
-import { Picture } from '../Picture';
 
 export function Hero() {
   return (

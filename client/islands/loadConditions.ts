@@ -1,3 +1,4 @@
+import type { LoadCondition } from '../../shared/islands/formatLoadConditions';
 import { onIdle } from './conditions/onIdle';
 import { onInteraction } from './conditions/onInteraction';
 import { onLoad } from './conditions/onLoad';
@@ -6,31 +7,18 @@ import { onVisible } from './conditions/onVisible';
 /**
  * When an island hydrates, as Astro's `client:*` directives and is-land's `on:*` conditions: each
  * condition is a promise that resolves once it is met (and rejects when the island is dropped first).
- * An island may name several; it hydrates when all of them are met.
+ * An island may name several; it hydrates when all of them are met. The names are the server's
+ * (shared/islands/formatLoadConditions.ts): the compiler holds this table to exactly those.
  */
 export const loadConditions = {
-  /** Once the page has loaded and painted. */
   load: onLoad,
-  /** After load, once the main thread is idle. */
   idle: onIdle,
-  /** When the island comes within a screen of the viewport. */
   visible: onVisible,
-  /** On the first press, touch, focus or key press inside the island. */
   interaction: onInteraction,
-} satisfies Record<string, (element: HTMLElement, signal: AbortSignal) => Promise<void>>;
-
-export type LoadCondition = keyof typeof loadConditions;
-
-/** An island's conditions: one, or several that must all be met. */
-export type LoadConditions = LoadCondition | readonly LoadCondition[];
+} satisfies Record<LoadCondition, (element: HTMLElement, signal: AbortSignal) => Promise<void>>;
 
 export function isLoadCondition(name: string): name is LoadCondition {
   return Object.hasOwn(loadConditions, name);
-}
-
-/** The attribute value the server writes for an island's conditions. */
-export function formatLoadConditions(conditions: LoadConditions): string {
-  return typeof conditions === 'string' ? conditions : conditions.join(' ');
 }
 
 /** The conditions an island's attribute names, or the unknown name that makes it unreadable. */

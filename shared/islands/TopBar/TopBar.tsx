@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useId, useReducer, useRef, useState } from 'react';
-import { aboutLink, menuLabels, navItems, site, type HomeSectionId } from '../content/site';
-import { paths } from '../routes';
+import { aboutLink, menuLabels, navItems, site, type HomeSectionId } from '../../content/site';
+import { paths } from '../../routes';
 import { initialMenuState, menuReducer } from './menuState';
 import { useCurrentSection } from './useCurrentSection';
 
@@ -16,6 +16,9 @@ export interface TopBarProps {
 function supportsPopover(): boolean {
   return typeof HTMLElement !== 'undefined' && Object.hasOwn(HTMLElement.prototype, 'popover');
 }
+
+/** When the bar hydrates unless a page says otherwise: its menu works as a native popover until then. */
+export const defaultLoad = 'interaction';
 
 /** The fixed top bar: brand, section links, About Us, and the small-screen menu. */
 export default function TopBar({ onHome }: TopBarProps) {

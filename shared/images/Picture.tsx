@@ -18,6 +18,7 @@ export interface ResolvedPictureProps extends Omit<PictureProps, 'image'> {
 const srcSet = (variants: readonly ImageVariant[]) => variants.map((variant) => `${variant.src} ${variant.width}w`).join(', ');
 
 /**
+ * (Static components and islands both render pictures, so this module lives in neither folder.)
  * An image in AVIF, then WebP, then JPEG for browsers that take neither, at every generated width,
  * with width and height so the browser reserves its box before it loads (no layout shift).
  */

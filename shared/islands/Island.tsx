@@ -1,10 +1,12 @@
-import { createContext, createElement, useContext, type ComponentType, type ReactElement } from 'react';
+import { createContext, createElement, useContext, type ComponentProps, type ComponentType, type ReactElement } from 'react';
 import { clientAttributes } from './clientAttributes';
-import { formatLoadConditions, type LoadConditions } from './loadConditions';
-import { islandRegistry, type IslandName, type IslandProps } from './registry';
+import { formatLoadConditions, type LoadConditions } from './formatLoadConditions';
+import { islandRegistry } from './registry.generated';
 
 /**
- * The islands runtime on the server. An island is rendered as its own React root (its own
+ * The islands runtime on the server. Each island is a folder beside this module, shared/islands/<Name>/,
+ * whose <Name>.tsx the build lists in registry.generated.ts: that list is all this module knows of them.
+ * An island is rendered as its own React root (its own
  * renderToString with its own identifierPrefix), exactly as the browser will hydrate it, so useId values
  * and markup match. The page render leaves a slot marker in the island's wrapper and renderPage fills
  * each slot afterwards: nesting renderToString inside a render is not supported by React.
@@ -81,16 +83,32 @@ export function IslandMarker<P extends object>({ name, component, props, load }:
   );
 }
 
+/** What each island folder's <Name>.tsx exports. */
+export interface IslandModule {
+  /** The island's component: the server renders it, the browser hydrates it from the module's own chunk. */
+  default: ComponentType<never>;
+  /** Its loading conditions unless the page gives others: `'visible'`, or several as `['idle', 'visible'] as const`. */
+  defaultLoad: LoadConditions;
+}
+
+/** Every island, by folder name; a folder whose module lacks either export stops the type check here. */
+const islands: Readonly<Record<IslandName, IslandModule>> = islandRegistry;
+
+export type IslandName = keyof typeof islandRegistry;
+
+/** The props an island's component takes: what the page hands it, serialised as JSON into the page. */
+export type IslandProps<N extends IslandName> = ComponentProps<(typeof islandRegistry)[N]['default']>;
+
 export interface IslandUse<N extends IslandName> {
   name: N;
   props: IslandProps<N>;
-  /** When it hydrates on this page, instead of its registry default. */
+  /** When it hydrates on this page, instead of the island's defaultLoad. */
   load?: LoadConditions;
 }
 
 /** An island as a page uses it: `<Island name="TopBar" props={{ onHome }} load="idle" />`. */
 export function Island<N extends IslandName>({ name, props, load }: IslandUse<N>) {
-  const entry = islandRegistry[name];
-  // Generic component types do not narrow by name; the registry's types already tie props to the component.
-  return <IslandMarker name={name} component={entry.component as ComponentType<object>} props={props as object} load={load ?? entry.load} />;
+  const island = islands[name];
+  // Generic component types do not narrow by name; IslandProps already ties props to the component.
+  return <IslandMarker name={name} component={island.default as ComponentType<object>} props={props as object} load={load ?? island.defaultLoad} />;
 }

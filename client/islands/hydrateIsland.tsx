@@ -5,7 +5,7 @@
  */
 import { startTransition, useEffect, type ComponentType, type ReactNode } from 'react';
 import { hydrateRoot } from 'react-dom/client';
-import { clientAttributes } from './clientAttributes';
+import { clientAttributes } from '../../shared/islands/clientAttributes';
 
 /** Marks the island hydrated once React has committed it and run its effects. */
 function HydrationMarker({ element, children }: { element: HTMLElement; children: ReactNode }) {

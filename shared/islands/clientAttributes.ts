@@ -9,7 +9,7 @@ export const clientAttributes = {
   islandId: 'data-island-id',
   /** On an island: its props as JSON (React escapes the attribute value, so no markup in props can break out). */
   islandProps: 'data-island-props',
-  /** On an island: when it hydrates, one or more loading conditions separated by spaces, all of which must be met (see loadConditions.ts). */
+  /** On an island: when it hydrates, one or more loading conditions separated by spaces, all of which must be met (see formatLoadConditions.ts). */
   islandLoad: 'data-island-load',
   /** On an island: the URL of its own chunk, imported when it is about to hydrate. */
   islandSrc: 'data-island-src',

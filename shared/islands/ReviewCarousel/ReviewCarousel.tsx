@@ -1,7 +1,7 @@
 import { useEffect, useId, useReducer, useRef, useState, type FocusEvent } from 'react';
-import type { ReviewsCopy } from '../content/home';
-import type { GeneratedImage } from '../content/images.generated';
-import { ResolvedPicture } from '../components/Picture';
+import type { ReviewsCopy } from '../../content/home';
+import type { GeneratedImage } from '../../content/images.generated';
+import { ResolvedPicture } from '../../images/Picture';
 import { carouselReducer, initialCarouselState, isLocked, isRotating, nextWakeAt } from './carouselState';
 
 export interface ReviewCarouselProps {
@@ -52,6 +52,9 @@ function ArrowButton(props: { direction: 'previous' | 'next'; label: string; con
     />
   );
 }
+
+/** When the carousel hydrates unless a page says otherwise: as it nears the viewport (its first slide shows without JavaScript). */
+export const defaultLoad = 'visible';
 
 /**
  * The reviews area: heading, honest intro and the rotating carousel of six sample review images.

@@ -3,7 +3,7 @@
  * for each one's loading conditions, and only then imports the React runtime and the island's own chunk
  * and hydrates it. It is bundled into the entry, so scheduling costs no request of its own.
  */
-import { clientAttributes } from './clientAttributes';
+import { clientAttributes } from '../../shared/islands/clientAttributes';
 import type { HydratedIsland, hydrateIsland as HydrateIsland } from './hydrateIsland';
 import { parseLoadConditions, whenConditionsMet } from './loadConditions';
 
