@@ -1,5 +1,10 @@
 import type { ColumnDefinitionBuilder, Kysely } from 'kysely';
-import type { Engine } from '../databaseSettings';
+
+/**
+ * The engines, as databaseSettings.ts names them: spelled out here so that the steps import nothing
+ * from the folder that runs them.
+ */
+type Engine = 'sqlite' | 'postgres';
 
 /** One step of the schema's history, for either engine; run inside migrate's transaction. */
 export type Migration = (db: Kysely<any>, engine: Engine) => Promise<void>;
