@@ -31,3 +31,18 @@ export async function openTestDatabase(engine: Engine): Promise<TestEngineDataba
     },
   };
 }
+
+/** A fresh database of the engine for each test of the describe that calls it, closed after the test. */
+export function useTestDatabase(engine: Engine): { readonly opened: TestEngineDatabase; db(): AppDatabase['db'] } {
+  let opened: TestEngineDatabase;
+  beforeEach(async () => {
+    opened = await openTestDatabase(engine);
+  });
+  afterEach(() => opened.close());
+  return {
+    get opened() {
+      return opened;
+    },
+    db: () => opened.database.db,
+  };
+}

@@ -1,3 +1,4 @@
+import { clientKey as adminClientKey } from '../../server/admin/adminAuth';
 import { clientKey } from '../../server/limits/clientKey';
 
 describe('clientKey', () => {
@@ -26,5 +27,21 @@ describe('clientKey', () => {
     const inside = ['2001:db8:aa:bb::', '2001:db8:aa:bb::1', '2001:db8:aa:bb:1234:5678:9abc:def0', '2001:db8:aa:bb:ffff:ffff:ffff:ffff'].map(clientKey);
     expect(new Set(inside).size).toBe(1);
     expect(clientKey('2001:db8:aa:bc::1')).not.toBe(inside[0]);
+  });
+});
+
+describe('clientKey as the admin gate exports it', () => {
+  it.each([
+    ['203.0.113.7', '203.0.113.7'],
+    ['::ffff:203.0.113.7', '203.0.113.7'],
+    ['2001:db8:1:2:3:4:5:6', '2001:db8:1:2::/64'],
+    ['2001:db8:1:2::9', '2001:db8:1:2::/64'],
+    ['2001:0DB8:0001:0002:ffff::1', '2001:db8:1:2::/64'],
+    ['2001:db8::1', '2001:db8:0:0::/64'],
+    ['::1', '0:0:0:0::/64'],
+    ['fe80::1%eth0', 'fe80:0:0:0::/64'],
+    [undefined, 'unknown'],
+  ])('counts %s as %s', (ip, key) => {
+    expect(adminClientKey(ip)).toBe(key);
   });
 });

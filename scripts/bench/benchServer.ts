@@ -1,0 +1,56 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { projectRoot } from '../../server/lib/paths';
+
+/** The built server as the bench parts start it: on its own click database, with conversions on. */
+
+export const mainScript = path.join(projectRoot, 'dist/server/main.cjs');
+/** The bench's click database: never the operator's data/. */
+export const benchClicksDb = path.join(mkdtempSync(path.join(tmpdir(), 'bench-clicks-')), 'clicks.sqlite');
+/** The bench servers' CONVERSIONS_KEY, so GET /api/conversions exists on them. */
+export const benchConversionsKey = 'bench-conversions-key-0123456789abcdef';
+
+export async function waitUntilUp(url: string): Promise<void> {
+  for (;;) {
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      // Not listening yet.
+    }
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+export async function startServer(port: number, database: Record<string, string> = { CLICKS_DB: benchClicksDb }): Promise<ChildProcess> {
+  const child = spawn(process.execPath, [mainScript], {
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      SITE_URL: `http://localhost:${port}`,
+      ...database,
+      CLICK_STATS: 'on',
+      CONVERSIONS_KEY: benchConversionsKey,
+      // Each benchmark report comes from its own X-Forwarded-For address, as many visitors would.
+      TRUST_PROXY: 'true',
+    },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let errors = '';
+  child.stderr!.on('data', (chunk: Buffer) => (errors += chunk));
+  // A server that stops at start-up (a bad setting, a database it cannot use) ends the bench, saying why.
+  const exited = once(child, 'exit').then(([code]) => {
+    throw new Error(`The bench's server on port ${port} exited with code ${code} before answering: ${errors.trim()}`);
+  });
+  await Promise.race([waitUntilUp(`http://127.0.0.1:${port}/healthz`), exited]);
+  exited.catch(() => {});
+  return child;
+}
+
+export async function stop(child: ChildProcess) {
+  child.kill('SIGTERM');
+  await once(child, 'exit');
+}

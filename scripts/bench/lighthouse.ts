@@ -1,0 +1,65 @@
+import { pagePaths } from '../../shared/routes';
+import { chromiumPath } from '../../tests/support/browser';
+import { median } from './percentiles';
+
+/** Part 2: Lighthouse's scores and timings of every route. */
+
+interface LighthouseFigures {
+  performance: number;
+  accessibility: number;
+  bestPractices: number;
+  seo: number;
+  fcp: number;
+  lcp: number;
+  tbt: number;
+  cls: number;
+  bytes: number;
+  scriptBytes: number;
+}
+
+/** The bytes of script Lighthouse saw transferred (it never interacts, so all of it came before any interaction). */
+function scriptBytesOf(lhr: { audits: Record<string, { details?: unknown }> }): number {
+  const items = (lhr.audits['network-requests']?.details as { items?: { resourceType?: string; transferSize?: number }[] } | undefined)?.items ?? [];
+  return items.filter((item) => item.resourceType === 'Script').reduce((sum, item) => sum + (item.transferSize ?? 0), 0);
+}
+
+export async function benchLighthouse(base: string) {
+  // Both are ES modules; this script runs as CommonJS.
+  const { default: lighthouse } = await import('lighthouse');
+  const chromeLauncher = await import('chrome-launcher');
+  const chrome = await chromeLauncher.launch({
+    chromePath: chromiumPath,
+    chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
+  });
+  console.log('\nLighthouse 13, mobile preset, simulated throttling; median of 3 runs per route');
+  console.log('route               perf  a11y  best   seo    FCP     LCP     TBT    CLS    bytes   script');
+  try {
+    for (const route of pagePaths) {
+      const runs: LighthouseFigures[] = [];
+      for (let i = 0; i < 3; i++) {
+        const result = await lighthouse(`${base}${route}`, { port: chrome.port, output: 'json', logLevel: 'error' });
+        const lhr = result!.lhr;
+        const audit = (id: string) => lhr.audits[id]?.numericValue ?? NaN;
+        runs.push({
+          performance: (lhr.categories.performance?.score ?? 0) * 100,
+          accessibility: (lhr.categories.accessibility?.score ?? 0) * 100,
+          bestPractices: (lhr.categories['best-practices']?.score ?? 0) * 100,
+          seo: (lhr.categories.seo?.score ?? 0) * 100,
+          fcp: audit('first-contentful-paint'),
+          lcp: audit('largest-contentful-paint'),
+          tbt: audit('total-blocking-time'),
+          cls: audit('cumulative-layout-shift'),
+          bytes: audit('total-byte-weight'),
+          scriptBytes: scriptBytesOf(lhr),
+        });
+      }
+      const pick = (key: keyof LighthouseFigures) => median(runs.map((run) => run[key]));
+      console.log(
+        `${route.padEnd(18)} ${pick('performance').toFixed(0).padStart(5)} ${pick('accessibility').toFixed(0).padStart(5)} ${pick('bestPractices').toFixed(0).padStart(5)} ${pick('seo').toFixed(0).padStart(5)}` +
+          ` ${(pick('fcp') / 1000).toFixed(2).padStart(6)}s ${(pick('lcp') / 1000).toFixed(2).padStart(6)}s ${pick('tbt').toFixed(0).padStart(5)}ms ${pick('cls').toFixed(3).padStart(6)} ${(pick('bytes') / 1024).toFixed(1).padStart(6)} KiB ${(pick('scriptBytes') / 1024).toFixed(1).padStart(5)} KiB`,
+      );
+    }
+  } finally {
+    await chrome.kill();
+  }
+}

@@ -1,0 +1,64 @@
+import request from 'supertest';
+import { adminToken, openAdminApp } from '../support/adminApp';
+import { cells, rowHeaded, tableCaptioned } from '../support/adminTables';
+import { engines } from '../support/engines';
+import { parseHtml } from '../support/html';
+
+describe.each(engines)('GET /admin with thousands of sources on %s', (engine) => {
+  it('lists the top 20 sources and adds up the rest in one row that says how many, and the page stays small', async () => {
+    const { app, store } = await openAdminApp({ engine });
+    try {
+      const day = new Date().toISOString().slice(0, 10);
+      const views = Array.from({ length: 3000 }, (_, index) => ({
+        at: Date.now(),
+        day,
+        page: '/',
+        referrer_host: null,
+        // Source 0 brings three visitors, sources 1 to 2,999 one each.
+        source: `campaign-${index < 3 ? 0 : index}`,
+        medium: null,
+        campaign: null,
+        device: 'mobile',
+        visitor: `visitor-${index}`,
+      }));
+      for (let start = 0; start < views.length; start += 500) await store.database.db.insertInto('views').values(views.slice(start, start + 500)).execute();
+      const response = await request(app).get('/admin?days=365').set('Authorization', `Bearer ${adminToken}`).expect(200);
+      // The budget the issue sets for a flood of sources: well under 300 KB, whatever the number of sources.
+      expect(Buffer.byteLength(response.text)).toBeLessThan(300_000);
+      const page = parseHtml(response.text);
+      const sources = tableCaptioned(page, 'Visitors, clicks and conversions by source');
+      expect(cells(rowHeaded(sources, 'campaign-0')).slice(0, 1)).toEqual(['3']);
+      expect(cells(rowHeaded(sources, '2978 other sources')).slice(0, 3)).toEqual(['2978', '0', '0']);
+      expect(sources.all('tbody tr')).toHaveLength(21);
+      expect(page.text()).toContain('npm run stats -- --json --all-sources');
+      // The day's own table: its 5 top sources and the rest.
+      expect(cells(rowHeaded(tableCaptioned(page, 'Sources per day'), '2993 other sources')).slice(0, 1)).toEqual(['2993']);
+    } finally {
+      await store.close();
+    }
+  });
+});
+
+describe('GET /admin over a long range with something every day', () => {
+  it('shows the newest 31 days in the day tables, says where the rest are, and draws at most 92 bars a chart', async () => {
+    const { app, store } = await openAdminApp();
+    try {
+      const rows = Array.from({ length: 200 }, (_, index) => {
+        const at = Date.now() - index * 86_400_000;
+        const day = new Date(at).toISOString().slice(0, 10);
+        return { at, day, placement: 'hero', page: '/', referrer_host: null, device: 'mobile', visitor: `v${index}`, via: 'beacon', source: 'newsletter' };
+      });
+      await store.database.db.insertInto('clicks').values(rows).execute();
+      const response = await request(app).get('/admin?days=365').set('Authorization', `Bearer ${adminToken}`).expect(200);
+      const page = parseHtml(response.text);
+      expect(tableCaptioned(page, 'Views, clicks and conversions per day').all('tbody tr')).toHaveLength(31);
+      expect(tableCaptioned(page, 'Sources per day').all('tbody')).toHaveLength(31);
+      expect(page.text()).toContain('169 older days are not shown here: npm run stats -- --csv or --json lists every day.');
+      const heroChart = page.all('svg.chart').find((chart) => chart.attr('aria-label')?.startsWith('hero:'));
+      expect(heroChart?.all('rect').length).toBeLessThanOrEqual(92);
+      expect(heroChart?.attr('aria-label')).toMatch(/^hero: 200 clicks from /);
+    } finally {
+      await store.close();
+    }
+  });
+});

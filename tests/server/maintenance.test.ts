@@ -1,0 +1,32 @@
+import { runMaintenance } from '../../server/jobs/maintenance';
+import { silentLogger } from '../../server/lib/logger';
+import { createStatsStores } from '../../server/statsStores';
+import { engines, useTestDatabase } from '../support/engines';
+import { click, conversion, view } from '../support/storeRows';
+
+describe.each(engines)('runMaintenance on %s', (engine) => {
+  const testDatabase = useTestDatabase(engine);
+  const { db } = testDatabase;
+
+  describe('past the retention period', () => {
+    it('is what maintenance does: closes the days, then deletes old views and clicks and folds old conversions', async () => {
+      const stores = createStatsStores(testDatabase.opened.database);
+      await stores.views.record(view({ at: new Date('2025-01-01T10:00:00Z') }));
+      await stores.clicks.record(click({ at: new Date('2025-01-01T10:01:00Z'), source: 'direct' }));
+      await stores.conversions.record(conversion({ txid: 'M-1', subid: 'hero' }), 'postback', new Date('2025-01-02T00:00:00Z'));
+      const lines: string[] = [];
+      await runMaintenance(stores, { ...silentLogger, info: (line: string) => lines.push(line) }, 10, new Date('2026-11-20T08:00:00Z'));
+      for (const table of ['views', 'clicks', 'conversions'] as const) {
+        expect(await db().selectFrom(table).select('id').execute()).toEqual([]);
+      }
+      expect(lines).toEqual([
+        'Closed 2025-01-01 to 2026-11-19 into daily totals',
+        'Deleted 1 views and 1 clicks older than 10 days (their days stay in the daily totals), and folded 1 conversions older than 180 days into daily totals',
+      ]);
+      expect(await db().selectFrom('daily_counts').select(['dimension', 'value', 'views', 'clicks']).where('day', '=', '2025-01-01').where('dimension', 'in', ['all', 'source']).orderBy('dimension').execute()).toEqual([
+        { dimension: 'all', value: '', views: 1, clicks: 1 },
+        { dimension: 'source', value: 'direct', views: 1, clicks: 1 },
+      ]);
+    });
+  });
+});
