@@ -2,8 +2,6 @@ import type { RequestHandler } from 'express';
 import { clientKey } from '../limits/clientKey';
 import { createWrongSecretThrottle, secretMatcher, type WrongSecretThrottleOptions } from '../limits/wrongSecretThrottle';
 
-export { clientKey };
-
 /** How wrong tokens are throttled: by default 10 in a row per address, then one every 6 s (see wrongSecretThrottle.ts). */
 export type AdminThrottleOptions = WrongSecretThrottleOptions;
 
