@@ -79,6 +79,7 @@ async function start() {
     if (stores && config.statistics) void runMaintenance(stores, consoleLogger, config.statistics.retentionDays);
   };
   maintain();
+  stores?.reports.warmUp();
   const maintenanceTimer = setInterval(maintain, maintenanceIntervalMs).unref();
 
   let stopping = false;

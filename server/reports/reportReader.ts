@@ -8,7 +8,7 @@ import type { Schema } from '../db/schema';
 import { readFunnelReport, type FunnelReport, type FunnelReportOptions } from '../funnelReport/funnelReport';
 import { OpenDayCounter } from '../funnelReport/openDays';
 import { readRawDayCounts, type DayCounts } from '../funnelReport/rawDayCounts';
-import type { ReportRange } from '../funnelReport/reportRange';
+import { reportRange, type ReportRange } from '../funnelReport/reportRange';
 import { reportTimeoutMs, SlowReportError, tookTooLong } from '../funnelReport/slowReport';
 import { distDir } from '../lib/paths';
 import { isCancelledStatement } from './reportDatabase';
@@ -26,6 +26,12 @@ export interface ReportReader {
   readAdminPage(range: ReportRange, context: AdminPageContext): Promise<string>;
   /** One day's counts from its raw rows, for closing the day (server/jobs/closeDays.ts). */
   readRawDay(day: string): Promise<DayCounts>;
+  /**
+   * At start-up: has the worker read and render the default range's page once and throw it away, so the
+   * first /admin after a start or deploy finds the worker's code compiled and the open days counted. A
+   * failure is ignored: /admin says what is wrong when it is asked for.
+   */
+  warmUp(): void;
   close(): Promise<void>;
 }
 
@@ -49,6 +55,8 @@ export function inProcessReportReader(db: Kysely<Schema>, { timeoutMs = reportTi
     readFunnel,
     readAdminPage: async (range, context) => adminReportHtml({ ...context, report: await readFunnel(range, adminReportOptions) }),
     readRawDay: (day) => readRawDayCounts(db, day).catch((error: unknown) => slowWhenCancelled(error, timeoutMs)),
+    // In this process (tests, scripts) there is nothing to warm: a command reads one report and ends.
+    warmUp: () => {},
     close: async () => {},
   };
 }
@@ -138,6 +146,7 @@ export function workerReportReader(settings: DatabaseSettings, { timeoutMs = rep
     readFunnel: (range, options) => ask<FunnelReport>({ kind: 'funnel', range, options }),
     readAdminPage: (range, context) => ask<string>({ kind: 'adminPage', range, context }),
     readRawDay: (day) => ask<DayCounts>({ kind: 'rawDay', day }),
+    warmUp: () => void ask<string>({ kind: 'adminPage', range: reportRange({}), context: { linkHealth: undefined, affiliateUrl: '' } }).catch(() => {}),
     async close() {
       const running = worker;
       worker = undefined;

@@ -70,6 +70,23 @@ describe('the SQLite report worker', () => {
     expect(response.headers['retry-after']).toBe('30');
   });
 
+  it('warms up in the background at start-up, and a warm-up that fails is silent', async () => {
+    const unhandled = jest.fn();
+    process.on('unhandledRejection', unhandled);
+    try {
+      const missing = workerReportReader({ engine: 'sqlite', file: path.join(temp.dir(), 'missing.sqlite') });
+      missing.warmUp();
+      await expect(missing.readFunnel(range)).rejects.toThrow();
+      await missing.close();
+      reader = workerReportReader({ engine: 'sqlite', file: path.join(temp.dir(), 'clicks.sqlite') });
+      reader.warmUp();
+      expect(await reader.readFunnel(range)).toEqual(await readFunnelReport(database.db, range));
+      expect(unhandled).not.toHaveBeenCalled();
+    } finally {
+      process.off('unhandledRejection', unhandled);
+    }
+  });
+
   it('serves /admin from the worker', async () => {
     reader = workerReportReader({ engine: 'sqlite', file: path.join(temp.dir(), 'clicks.sqlite') });
     const response = await adminWith(database, reader, 200);
