@@ -1,7 +1,7 @@
 import type { FunnelReport } from '../funnelReport/funnelReport';
 import { sourceName } from '../funnelReport/reportNumbers';
 import { otherSourcesName, SourceCells, sourceColumns } from './SourceCells';
-import { DaysTable, hasAnything, tableDays } from './tableDays';
+import { DaysTable, tableDays } from './tableDays';
 import { ColumnHeads } from './ColumnHeads';
 
 /**
@@ -9,7 +9,7 @@ import { ColumnHeads } from './ColumnHeads';
  * its group of rows (a tbody per day), so the source, not the day, is what begins each row after the first.
  */
 export function DailySourceTable({ report }: { report: FunnelReport }) {
-  const { shown: active, more } = tableDays(report, hasAnything);
+  const { shown: active, more } = tableDays(report);
   if (active.length === 0) return null;
   return (
     <DaysTable label="Sources per day" caption="; days with nothing left out" more={more}>

@@ -1,6 +1,6 @@
 import type { FunnelReport } from '../funnelReport/funnelReport';
 import { Amounts } from './Amounts';
-import { DaysTable, hasAnything, tableDays } from './tableDays';
+import { DaysTable, tableDays } from './tableDays';
 import { ColumnHeads } from './ColumnHeads';
 
 const pair = (count: number, visitors: number) => (count > 0 ? `${count} / ${visitors}` : '–');
@@ -11,7 +11,7 @@ const pair = (count: number, visitors: number) => (count > 0 ? `${count} / ${vis
  */
 export function DailyTable({ report }: { report: FunnelReport }) {
   const placements = report.totals.map((row) => row.placement);
-  const { shown: active, more } = tableDays(report, hasAnything);
+  const { shown: active, more } = tableDays(report);
   if (active.length === 0) return null;
   return (
     <DaysTable label="Views, clicks and conversions per day" caption=", days with nothing left out; views and clicks as count / unique visitors" more={more}>

@@ -12,11 +12,11 @@ export const maxTableDays = 31;
 type Day = FunnelReport['days'][number];
 
 /** A day with views, clicks or conversions: the days a table shows (the report lists sources for the newest of them, see adminHtml.tsx). */
-export const hasAnything = ({ all }: Day): boolean => all.views > 0 || all.clicks > 0 || all.conversions > 0;
+const hasAnything = ({ all }: Day): boolean => all.views > 0 || all.clicks > 0 || all.conversions > 0;
 
-/** The newest days with something in them, at most maxTableDays, newest first; and how many more there were. */
-export function tableDays(report: FunnelReport, active: (day: Day) => boolean): { shown: Day[]; more: number } {
-  const days = report.days.toReversed().filter(active);
+/** The newest days with views, clicks or conversions, at most maxTableDays, newest first; and how many more there were. */
+export function tableDays(report: FunnelReport): { shown: Day[]; more: number } {
+  const days = report.days.toReversed().filter(hasAnything);
   return { shown: days.slice(0, maxTableDays), more: Math.max(0, days.length - maxTableDays) };
 }
 
