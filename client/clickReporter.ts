@@ -23,7 +23,9 @@ export function startClickReporting(endpoint: string, { subIdParam, referrer, so
     const link = event.target instanceof Element ? event.target.closest('a[data-placement]') : null;
     if (!(link instanceof HTMLAnchorElement)) return;
     const placement = link.dataset.placement ?? '';
-    const body: ClickBeaconBody = { placement, page: location.pathname, referrer, source };
+    // The variants this page showed (server/experiments/): what the click is credited to, whatever a cache served.
+    const variants = document.body.dataset.variants ?? '';
+    const body: ClickBeaconBody = { placement, page: location.pathname, referrer, source, variants };
     if (subIdParam) {
       // A fresh click ID in the sub-ID, so the network's report of a sale names this very click. The
       // browser reads href (and ping) only after this listener, when it follows the link; the server's
@@ -34,7 +36,7 @@ export function startClickReporting(endpoint: string, { subIdParam, referrer, so
     // The ping would report the same click a second time: drop it once the beacon is queued. Without a
     // beacon the ping reports it, and carries the click ID too.
     if (navigator.sendBeacon?.(endpoint, JSON.stringify(body))) link.removeAttribute('ping');
-    else if (body.clickId) link.setAttribute('ping', clickPingUrl(endpoint, placement, body.clickId));
+    else if (body.clickId) link.setAttribute('ping', clickPingUrl(endpoint, placement, body.clickId, variants));
   };
   // Capture phase: no other handler can stop the report by stopping propagation.
   document.addEventListener('click', report, { capture: true });

@@ -155,6 +155,9 @@ function swapHead(next: Document): void {
 function swapBody(next: Document, announcer: HTMLElement, path: string): void {
   for (const child of [...document.body.childNodes]) if (child !== announcer) child.remove();
   document.body.dataset.path = path;
+  // The variants the new page shows (an experiment's words), which its view and clicks report.
+  if (next.body.dataset.variants) document.body.dataset.variants = next.body.dataset.variants;
+  else delete document.body.dataset.variants;
   const fragment = document.createDocumentFragment();
   for (const child of [...next.body.childNodes]) fragment.append(document.importNode(child, true));
   document.body.insertBefore(fragment, announcer);

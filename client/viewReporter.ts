@@ -12,7 +12,15 @@ import { onLoad } from './islands/conditions/onLoad';
 /** Sends the landing view and returns what reports each later view (with no referrer: it came from this site). */
 export function startViewReporting(endpoint: string, landing: LandingFacts): () => void {
   const send = (referrer: string) => {
-    const body: ViewBeaconBody = { page: location.pathname, referrer, source: landing.source ?? '', medium: landing.medium, campaign: landing.campaign };
+    const body: ViewBeaconBody = {
+      page: location.pathname,
+      referrer,
+      source: landing.source ?? '',
+      medium: landing.medium,
+      campaign: landing.campaign,
+      // The variants the page in view showed (server/experiments/), as its body says.
+      variants: document.body.dataset.variants ?? '',
+    };
     navigator.sendBeacon?.(endpoint, JSON.stringify(body));
   };
   // The landing view waits for the page to load and paint, so its request never competes with the

@@ -37,6 +37,7 @@ function summary(report: CopyReport): string {
     line('daily totals of closed days', report.dailyCounts, 'the target closed those days with other figures and keeps its own'),
     line('closed days', report.closedDays),
     line('daily conversion totals', report.dailyConversions),
+    line('daily conversion totals in experiments', report.dailyVariantConversions),
     line('link checks', report.linkChecks),
   ].join('');
 }

@@ -20,6 +20,11 @@ import { sendStaticEntry } from './staticEntry';
 import { loadStaticFiles } from './staticFiles';
 import { viewAddressRateLimit, viewRoutes, viewVisitorRateLimit } from './views/viewRoute';
 import type { LinkHealthState } from './linkHealth/linkMonitor';
+import { experiments as contentExperiments } from '../shared/content/experiments';
+import { experimentProblems } from '../shared/experiments/checkExperiments';
+import type { Experiment } from '../shared/experiments/experiment';
+import { paths } from '../shared/routes';
+import { homeVariantKey } from './experiments/variantAssignment';
 
 export interface AppOptions {
   /** The client build's manifest; read from dist/ when not given. */
@@ -39,6 +44,8 @@ export interface AppOptions {
   viewAddressRateLimiter?: RateLimiter;
   /** The affiliate link's health, shown on /admin when the server checks it (LINK_CHECK_HOURS). */
   linkHealth?: () => Promise<LinkHealthState>;
+  /** The split tests of the home page's words; shared/content/experiments.ts's unless given (tests give their own). */
+  experiments?: readonly Experiment[];
 }
 
 /** The methods every resource here answers. */
@@ -80,6 +87,10 @@ export function createApp(config: Config, options: AppOptions = {}): express.Exp
   const styles = loadInlineStyles(manifest, assetsDir);
   const stores = config.statistics ? options.stores : undefined;
   if (config.statistics && !stores) throw new Error('createApp: click counting is on, so options.stores must hold the opened stores');
+  const experiments = options.experiments ?? contentExperiments;
+  // The build refuses these already (build.ts); experiments handed in by a caller are held to the same rules.
+  const [problem] = experimentProblems(experiments);
+  if (problem) throw new Error(problem);
   const rendered = renderAllPages(
     {
       siteUrl: config.siteUrl,
@@ -91,6 +102,7 @@ export function createApp(config: Config, options: AppOptions = {}): express.Exp
       contactEmail: config.contactEmail,
     },
     { manifest, styles },
+    experiments,
   );
   const files = new Map([...loadStaticFiles(assetsDir, options.publicDir ?? publicDir), ...seoFiles(config.siteUrl)]);
 
@@ -107,8 +119,8 @@ export function createApp(config: Config, options: AppOptions = {}): express.Exp
     const guards = (rateLimiter: RateLimiter, addressRateLimiter: RateLimiter) => ({ hashVisitor: stores.hashVisitor, rateLimiter, addressRateLimiter, siteUrl: config.siteUrl });
     const clickGuards = guards(options.clickRateLimiter ?? createRateLimiter(visitorRateLimit), options.addressRateLimiter ?? createRateLimiter(addressRateLimit));
     const viewGuards = guards(options.viewRateLimiter ?? createRateLimiter(viewVisitorRateLimit), options.viewAddressRateLimiter ?? createRateLimiter(viewAddressRateLimit));
-    app.use(clickRoutes({ store: stores.clicks, ...clickGuards }));
-    app.use(viewRoutes({ store: stores.views, ...viewGuards }));
+    app.use(clickRoutes({ store: stores.clicks, experiments, ...clickGuards }));
+    app.use(viewRoutes({ store: stores.views, experiments, ...viewGuards }));
     // Only with CONVERSIONS_KEY set; without it /api/conversions does not exist: 404 to every method.
     if (config.conversionsKey) app.use(conversionRoutes({ key: config.conversionsKey, store: stores.conversions }));
   }
@@ -150,6 +162,16 @@ export function createApp(config: Config, options: AppOptions = {}): express.Exp
         logger,
       }),
     );
+  }
+
+  // The home page while experiments run: the visitor's own variant of it (server/experiments/).
+  if (stores && rendered.homeVariants.size > 0) {
+    app.get(paths.home, async (req, res, next) => {
+      const key = await homeVariantKey(req, experiments, stores.hashVisitor);
+      const page = rendered.homeVariants.get(key);
+      if (page) sendStaticEntry(req, res, page);
+      else next();
+    });
   }
 
   app.use((req, res, next) => {

@@ -1,6 +1,7 @@
 import type { ReactElement } from 'react';
 import { renderToString } from 'react-dom/server';
 import { HelmetProvider } from 'react-helmet-async';
+import { bodyAttribute, formatShown } from '../shared/experiments/experiment';
 import { clientAttributes } from '../shared/islands/clientAttributes';
 import { IslandCollector, IslandContext, islandSlotPattern, type IslandRecord } from '../shared/islands/Island';
 import { PageContext, type PageContextValue } from '../shared/pageContext';
@@ -22,10 +23,12 @@ interface DocumentProps {
   /** Whether the page holds islands: a page without any, and without click counting, ships no script. */
   hasIslands: boolean;
   clickCounting: PageContextValue['clickCounting'];
+  /** The experiments' variants the page shows, formatted (shared/experiments/experiment.ts); '' for none. */
+  variants: string;
   children: ReactElement;
 }
 
-function Document({ manifest, styles, hasIslands, clickCounting, children }: DocumentProps) {
+function Document({ manifest, styles, hasIslands, clickCounting, variants, children }: DocumentProps) {
   const script = hasIslands || clickCounting !== undefined;
   return (
     <html lang="en">
@@ -54,7 +57,7 @@ function Document({ manifest, styles, hasIslands, clickCounting, children }: Doc
           />
         )}
       </head>
-      <body>{children}</body>
+      <body {...{ [bodyAttribute]: variants || undefined }}>{children}</body>
     </html>
   );
 }
@@ -65,7 +68,7 @@ function renderTree(page: ReactElement, context: PageContextValue, { manifest, s
     <HelmetProvider>
       <PageContext value={context}>
         <IslandContext value={collector}>
-          <Document manifest={manifest} styles={styles} hasIslands={hasIslands} clickCounting={context.clickCounting}>
+          <Document manifest={manifest} styles={styles} hasIslands={hasIslands} clickCounting={context.clickCounting} variants={formatShown(context.shown ?? [])}>
             {page}
           </Document>
         </IslandContext>

@@ -14,13 +14,14 @@ export const affiliatePlacements = [
 export type AffiliatePlacement = (typeof affiliatePlacements)[number];
 
 /**
- * The address one placement links to: the configured address, plus PARAM=placement when a sub-id
+ * The address a link follows without JavaScript: the configured address, plus PARAM=subId (the
+ * placement's name, or in an experiment shared/experiments/experiment.ts's variantSubId) when a sub-id
  * parameter is configured. The configured query string is kept; an existing PARAM is replaced.
  */
-export function affiliateHref(affiliateUrl: string, placement: AffiliatePlacement, subIdParam?: string): string {
+export function affiliateHref(affiliateUrl: string, subId: string, subIdParam?: string): string {
   if (!subIdParam) return affiliateUrl;
   const url = new URL(affiliateUrl);
-  url.searchParams.set(subIdParam, placement);
+  url.searchParams.set(subIdParam, subId);
   return url.href;
 }
 

@@ -5,8 +5,11 @@
 export const clickEndpoint = '/api/clicks';
 
 export const clickBeaconLimits = {
-  /** A report is a few hundred bytes at most (a source and a referrer of 100 each); anything bigger is not one. */
-  maxBytes: 512,
+  /**
+   * A report is a few hundred bytes at most (a source and a referrer of 100 each, and the variants of up
+   * to four experiments, 171 at most); anything bigger is not one.
+   */
+  maxBytes: 768,
 };
 
 export interface ClickBeaconBody {
@@ -19,12 +22,15 @@ export interface ClickBeaconBody {
   clickId?: string;
   /** What brought the visitor (shared/trafficSource.ts); '' when not known. */
   source?: string;
+  /** The variants the page showed (shared/experiments/experiment.ts, formatShown); absent or '' outside every experiment. */
+  variants?: string;
 }
 
 /**
  * The ping URL for a placement: the fallback report when JavaScript is off, or when it runs but
  * sendBeacon does not, in which case the click ID rides along too.
  */
-export function clickPingUrl(endpoint: string, placement: string, clickId?: string): string {
-  return `${endpoint}?placement=${encodeURIComponent(placement)}${clickId ? `&click=${encodeURIComponent(clickId)}` : ''}`;
+export function clickPingUrl(endpoint: string, placement: string, clickId?: string, variants?: string): string {
+  const click = clickId ? `&click=${encodeURIComponent(clickId)}` : '';
+  return `${endpoint}?placement=${encodeURIComponent(placement)}${click}${variants ? `&variants=${encodeURIComponent(variants)}` : ''}`;
 }

@@ -1,4 +1,6 @@
 import { createContext, useContext } from 'react';
+import type { HomeCopy } from './content/homeCopy';
+import type { ShownVariant } from './experiments/experiment';
 
 /** What a page render may depend on besides its route: the operator's configuration. */
 export interface PageContextValue {
@@ -16,6 +18,12 @@ export interface PageContextValue {
   clickCounting?: { endpoint: string; viewEndpoint: string; subIdParam?: string; retentionDays: number };
   /** Where readers of the policies write to (CONTACT_EMAIL); undefined only on a non-https preview. */
   contactEmail?: string;
+  /** The home page's words when an experiment's variant changes them (shared/experiments/); the content's own otherwise. */
+  homeCopy?: HomeCopy;
+  /** The variants this page shows, which its views and clicks report; none outside every experiment. */
+  shown?: readonly ShownVariant[];
+  /** Whether an experiment runs (the privacy policy then says that visitors may see different wording). */
+  experimentsRunning?: boolean;
 }
 
 export const PageContext = createContext<PageContextValue | null>(null);

@@ -19,4 +19,6 @@ export interface ViewBeaconBody {
   /** utm_medium and utm_campaign of the landing address; '' when it had none. */
   medium: string;
   campaign: string;
+  /** The variants the page showed (shared/experiments/experiment.ts, formatShown); absent or '' outside every experiment. */
+  variants?: string;
 }

@@ -5,10 +5,14 @@ import { clickEndpoint, clickBeaconLimits } from '../../shared/clickBeacon';
 import { isPagePath } from '../../shared/routes';
 import { isCampaignValue } from '../../shared/trafficSource';
 import { beaconRoute, jsonObject, ownHost, storedReferrerHost, type BeaconGuardOptions } from '../beacons/beaconRoute';
+import type { Experiment } from '../../shared/experiments/experiment';
+import { storedVariants } from '../experiments/storedVariants';
 import type { Click, ClickStore } from './clickStore';
 
 export interface ClickRouteOptions extends BeaconGuardOptions {
   store: ClickStore;
+  /** The experiments whose variants a click may report (shared/content/experiments.ts). */
+  experiments: readonly Experiment[];
 }
 
 /**
@@ -21,7 +25,7 @@ export const addressRateLimit = { burst: 60, refillMs: 2000 };
 /** Per visitor hash: a burst of 10, then one every 6 s. */
 export const visitorRateLimit = { burst: 10, refillMs: 6000 };
 
-type Report = Pick<Click, 'placement' | 'page' | 'referrerHost' | 'via' | 'clickId' | 'source'>;
+type Report = Pick<Click, 'placement' | 'page' | 'referrerHost' | 'via' | 'clickId' | 'source' | 'variants'>;
 
 function isPlacement(value: unknown): value is string {
   return typeof value === 'string' && (affiliatePlacements as readonly string[]).includes(value);
@@ -38,34 +42,36 @@ function storedClickId(value: unknown, placement: string): string | null | undef
 }
 
 /** A beacon's JSON body (client/clickReporter.ts). */
-function fromBeacon(body: string, ownHost: string): Report | undefined {
+function fromBeacon(body: string, ownHost: string, experiments: readonly Experiment[]): Report | undefined {
   const parsed = jsonObject(body);
   if (!parsed) return undefined;
   const { placement, page, referrer = '', clickId, source = '' } = parsed;
   if (!isPlacement(placement) || typeof page !== 'string' || !isPagePath(page) || !isCampaignValue(source)) return undefined;
   const referrerHost = storedReferrerHost(referrer, ownHost);
   const storedId = storedClickId(clickId, placement);
-  if (referrerHost === undefined || storedId === undefined) return undefined;
-  return { placement, page, referrerHost, via: 'beacon', clickId: storedId, source: source || null };
+  const variants = storedVariants(parsed.variants, experiments);
+  if (referrerHost === undefined || storedId === undefined || variants === undefined) return undefined;
+  return { placement, page, referrerHost, via: 'beacon', clickId: storedId, source: source || null, variants };
 }
 
 /**
  * A hyperlink-auditing ping (the link's ping attribute, sent when JavaScript is off, or when it runs
- * and sendBeacon does not): the body is "PING", the placement (and the click ID, if any) ride in the
- * ping URL's query and the page in the Ping-From header.
+ * and sendBeacon does not): the body is "PING", the placement (and the click ID and the page's
+ * variants, if any) ride in the ping URL's query and the page in the Ping-From header.
  */
-function fromPing(req: Request, body: string): Report | undefined {
+function fromPing(req: Request, body: string, experiments: readonly Experiment[]): Report | undefined {
   const placement = req.query.placement;
   if (body !== 'PING' || !isPlacement(placement)) return undefined;
   const clickId = storedClickId(req.query.click, placement);
-  if (clickId === undefined) return undefined;
+  const variants = storedVariants(req.query.variants, experiments);
+  if (clickId === undefined || variants === undefined) return undefined;
   let page: string;
   try {
     page = new URL(req.get('ping-from') ?? '').pathname;
   } catch {
     return undefined;
   }
-  return isPagePath(page) ? { placement, page, referrerHost: null, via: 'ping', clickId, source: null } : undefined;
+  return isPagePath(page) ? { placement, page, referrerHost: null, via: 'ping', clickId, source: null, variants } : undefined;
 }
 
 /**
@@ -73,14 +79,14 @@ function fromPing(req: Request, body: string): Report | undefined {
  * with the click ID its sub-ID carries (which must name the same placement) and the visitor's source.
  * The answers are every beacon's (server/beacons/beaconRoute.ts).
  */
-export function clickRoutes({ store, ...guards }: ClickRouteOptions): express.Router {
+export function clickRoutes({ store, experiments, ...guards }: ClickRouteOptions): express.Router {
   return beaconRoute<Report>({
     ...guards,
     endpoint: clickEndpoint,
     maxBytes: clickBeaconLimits.maxBytes,
     subject: 'click',
     expected: 'a known placement',
-    read: (req, body) => (req.is('text/ping') ? fromPing(req, body) : fromBeacon(body, ownHost(req))),
+    read: (req, body) => (req.is('text/ping') ? fromPing(req, body, experiments) : fromBeacon(body, ownHost(req), experiments)),
     // A replay of a click ID already recorded is answered 204 like any other: the click is counted, once.
     record: async (report, visit) => {
       await store.record({ ...report, ...visit });

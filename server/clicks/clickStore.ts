@@ -18,6 +18,8 @@ export interface Click {
   clickId?: string | null;
   /** What brought the visitor (see shared/trafficSource.ts); absent or null when not known. */
   source?: string | null;
+  /** The experiments' variants the page showed (shared/experiments/experiment.ts, formatShown); absent or '' for none. */
+  variants?: string;
 }
 
 export interface ClickStore {
@@ -46,6 +48,7 @@ export function createClickStore(db: Kysely<Schema>): ClickStore {
           via: click.via,
           click_id: click.clickId ?? null,
           source: click.source ?? null,
+          variants: click.variants ?? '',
         })
         // The unique index on click_id (migration 6) decides, so instances sharing PostgreSQL agree.
         .onConflict((conflict) => conflict.column('click_id').doNothing())

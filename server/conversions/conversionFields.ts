@@ -1,4 +1,6 @@
-import { affiliatePlacements, readClickId, type AffiliatePlacement } from '../../shared/affiliate';
+import { affiliatePlacements, placementCodes, readClickId, type AffiliatePlacement } from '../../shared/affiliate';
+import { experiments } from '../../shared/content/experiments';
+import { formatShown, readVariantSubId } from '../../shared/experiments/experiment';
 
 /**
  * One conversion's fields, read and checked in one place for both ways in: the postback route and the
@@ -22,6 +24,8 @@ export interface ConversionReport {
   clickId: string | null;
   /** The placement the sub-ID names; null when it names none. */
   placement: AffiliatePlacement | null;
+  /** The experiments' variants a sub-ID without JavaScript names (shared/experiments/experiment.ts), formatted; '' for none. */
+  variants: string;
   /** Whole millionths of the currency unit; null when the network sent no payout. */
   payoutMicros: number | null;
   /** ISO 4217, upper case. */
@@ -92,16 +96,23 @@ export function parseConversion(fields: ConversionFields, statusMap: StatusMap =
 
 /**
  * What a sub-ID says: a click ID (a placement code and 20 random characters, shared/affiliate.ts) names
- * its click and placement; a bare placement name (a link without JavaScript sends "hero") names the
- * placement. Both are matched without case, because ClickBank upper-cases its tracking IDs. Anything
- * else is kept as the sub-ID only: unattributed, never dropped.
+ * its click and placement (the click's row then says its variants); a bare placement name (a link
+ * without JavaScript sends "hero") names the placement; on a page in an experiment a link without
+ * JavaScript sends the placement's code and the variants (he9k3xqb, shared/experiments/experiment.ts).
+ * All are matched without case, because ClickBank upper-cases its tracking IDs. Anything else is kept as
+ * the sub-ID only: unattributed, never dropped.
  */
-function readSubid(subid: string | null): Pick<ConversionReport, 'clickId' | 'placement'> {
-  if (subid === null) return { clickId: null, placement: null };
+function readSubid(subid: string | null): Pick<ConversionReport, 'clickId' | 'placement' | 'variants'> {
+  if (subid === null) return { clickId: null, placement: null, variants: '' };
   const click = readClickId(subid);
-  if (click) return click;
+  if (click) return { ...click, variants: '' };
+  const inExperiment = readVariantSubId(subid, experiments);
+  if (inExperiment) {
+    const placement = affiliatePlacements.find((name) => placementCodes[name] === inExperiment.placementCode);
+    return { clickId: null, placement: placement ?? null, variants: formatShown(inExperiment.shown) };
+  }
   const placement = affiliatePlacements.find((name) => name === subid.toLowerCase());
-  return { clickId: null, placement: placement ?? null };
+  return { clickId: null, placement: placement ?? null, variants: '' };
 }
 
 /** "12.5" → 12500000, without floating point; undefined when it is not a decimal from 0 to maxPayout. */

@@ -45,6 +45,26 @@ export function countedConversions(db: Kysely<Schema> | Transaction<Schema>) {
 }
 
 /**
+ * Conversions not reversed that were in an experiment, counted per day of their click (as
+ * countedConversions), variants and currency: what the experiments' report reads (partial index
+ * conversions_in_experiments) and the fold keeps.
+ */
+export function variantConversions(db: Kysely<Schema> | Transaction<Schema>) {
+  return db
+    .selectFrom('conversions')
+    .where('reversed_at', 'is', null)
+    .where('variants', '<>', '')
+    .groupBy((eb) => [eb.fn.coalesce('click_day', 'day'), 'variants', 'currency'])
+    .select((eb) => [
+      eb.fn.coalesce('click_day', 'day').as('day'),
+      'variants',
+      'currency',
+      eb.fn.countAll<number>().as('conversions'),
+      eb.fn.coalesce(eb.fn.sum<number>('payout_micros'), sql.lit(0)).as('micros'),
+    ]);
+}
+
+/**
  * Conversions stay at least this long whatever the retention period: a refund or chargeback must find
  * its sale (card networks allow 120 days for a chargeback; ClickBank refunds within 60).
  */
@@ -69,6 +89,20 @@ export function createConversionStore(db: Kysely<Schema>): ConversionStore {
               conflict.columns(['day', 'placement', 'source', 'currency']).doUpdateSet((eb) => ({
                 conversions: eb('daily_conversions.conversions', '+', eb.ref('excluded.conversions')),
                 payout_micros: eb('daily_conversions.payout_micros', '+', eb.ref('excluded.payout_micros')),
+              })),
+            )
+            .execute();
+        }
+        // The conversions in an experiment keep their variants in a table of their own (migration 8).
+        const inExperiments = await variantConversions(trx).where('day', '<', cutoff).execute();
+        for (const row of inExperiments) {
+          await trx
+            .insertInto('daily_variant_conversions')
+            .values({ day: row.day, variants: row.variants, currency: row.currency.trim(), conversions: Number(row.conversions), payout_micros: Number(row.micros) })
+            .onConflict((conflict) =>
+              conflict.columns(['day', 'variants', 'currency']).doUpdateSet((eb) => ({
+                conversions: eb('daily_variant_conversions.conversions', '+', eb.ref('excluded.conversions')),
+                payout_micros: eb('daily_variant_conversions.payout_micros', '+', eb.ref('excluded.payout_micros')),
               })),
             )
             .execute();
@@ -106,11 +140,11 @@ export function createConversionStore(db: Kysely<Schema>): ConversionStore {
 
 /**
  * The click a click ID names, joined once, as the conversion arrives: its placement, page, source,
- * device and day are copied onto the conversion, so the conversion keeps them after the click is folded.
+ * device, variants and day are copied onto the conversion, so the conversion keeps them after the click is folded.
  */
 async function clickOf(trx: Transaction<Schema>, clickId: string | null) {
   if (clickId === null) return undefined;
-  return trx.selectFrom('clicks').where('click_id', '=', clickId).select(['day', 'placement', 'page', 'source', 'device']).orderBy('id').limit(1).executeTakeFirst();
+  return trx.selectFrom('clicks').where('click_id', '=', clickId).select(['day', 'placement', 'page', 'source', 'device', 'variants']).orderBy('id').limit(1).executeTakeFirst();
 }
 
 /** Inserts the conversion unless its txid is there already; true when this call inserted it. */
@@ -127,6 +161,7 @@ async function insertConversion(trx: Transaction<Schema>, report: ConversionRepo
       page: click?.page ?? null,
       source: click?.source ?? null,
       device: click?.device ?? null,
+      variants: click?.variants ?? report.variants,
       payout_micros: report.payoutMicros,
       currency: report.currency,
       status: report.status,

@@ -27,6 +27,8 @@ export interface CopyReport {
   dailyCounts: CopyCounts;
   closedDays: CopyCounts;
   dailyConversions: CopyCounts;
+  /** The folded conversions that were in an experiment (schema 8). */
+  dailyVariantConversions: CopyCounts;
   linkChecks: CopyCounts;
 }
 
@@ -54,13 +56,15 @@ export async function copyDatabase(source: Kysely<Schema>, target: Kysely<Schema
   // A file from an older version of the site (opened read-only, so not migrated) lacks the newer tables.
   const sourceSchema = await checkSchemaVersion(source);
   const funnel = sourceSchema >= 4;
-  const conversions = sourceSchema >= 3 ? await copyConversions(source, target, funnel) : { ...none(), skippedTxids: [] };
+  // Schema 8: views, clicks and conversions say which experiments' variants they were in.
+  const variants = sourceSchema >= 8 ? ['variants'] : [];
+  const conversions = sourceSchema >= 3 ? await copyConversions(source, target, funnel, variants) : { ...none(), skippedTxids: [] };
   const skippedTxids = new Set(conversions.skippedTxids);
   return {
     sourceSchema,
     // A click ID counts once (migration 6): a click whose ID the target already holds is skipped, never an error.
-    clicks: await copyRows(source, target, 'clicks', 'at', funnel ? [...clickColumns, 'click_id', 'source'] : clickColumns, { unique: 'click_id' }),
-    views: funnel ? await copyRows(source, target, 'views', 'at', ['at', 'day', 'page', 'referrer_host', 'source', 'medium', 'campaign', 'device', 'visitor']) : none(),
+    clicks: await copyRows(source, target, 'clicks', 'at', funnel ? [...clickColumns, 'click_id', 'source', ...variants] : clickColumns, { unique: 'click_id' }),
+    views: funnel ? await copyRows(source, target, 'views', 'at', ['at', 'day', 'page', 'referrer_host', 'source', 'medium', 'campaign', 'device', 'visitor', ...variants]) : none(),
     conversions,
     conversionEvents:
       sourceSchema >= 3
@@ -72,6 +76,10 @@ export async function copyDatabase(source: Kysely<Schema>, target: Kysely<Schema
     dailyConversions: funnel
       ? await copyDailyRows(target, 'daily_conversions', ['day', 'placement', 'source', 'currency'], ['conversions', 'payout_micros'], await allRows(source, 'daily_conversions'))
       : none(),
+    dailyVariantConversions:
+      sourceSchema >= 8
+        ? await copyDailyRows(target, 'daily_variant_conversions', ['day', 'variants', 'currency'], ['conversions', 'payout_micros'], await allRows(source, 'daily_variant_conversions'))
+        : none(),
     linkChecks: await copyRows(source, target, 'link_checks', 'checked_at', ['checked_at', 'url', 'final_url', 'status', 'redirects', 'ms', 'error', 'verdict']),
   };
 }
@@ -145,8 +153,8 @@ async function copyRows(
  * Conversions, one per txid. A txid the target lacks is copied; one it holds with the same values is
  * already there; one it holds otherwise is skipped and named, the target's row kept as it is.
  */
-async function copyConversions(source: Kysely<Schema>, target: Kysely<Schema>, funnel: boolean): Promise<ConversionCopyCounts> {
-  const columns = funnel ? [...conversionColumns, ...attributionColumns] : conversionColumns;
+async function copyConversions(source: Kysely<Schema>, target: Kysely<Schema>, funnel: boolean, variants: readonly string[]): Promise<ConversionCopyCounts> {
+  const columns = funnel ? [...conversionColumns, ...attributionColumns, ...variants] : conversionColumns;
   const counts: ConversionCopyCounts = { ...none(), skippedTxids: [] };
   const db = source as Kysely<any>;
   const into = target as Kysely<any>;
@@ -184,7 +192,7 @@ async function copyConversions(source: Kysely<Schema>, target: Kysely<Schema>, f
   }
 }
 
-type DailyTable = 'daily_counts' | 'closed_days' | 'daily_conversions';
+type DailyTable = 'daily_counts' | 'closed_days' | 'daily_conversions' | 'daily_variant_conversions';
 
 /** Every row of a keyed table, in key order. */
 async function allRows(source: Kysely<Schema>, table: DailyTable, where: (query: any) => any = (query) => query): Promise<Row[]> {

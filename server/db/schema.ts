@@ -16,6 +16,7 @@ export interface Schema {
   daily_counts: DailyCountsTable;
   closed_days: ClosedDaysTable;
   daily_conversions: DailyConversionsTable;
+  daily_variant_conversions: DailyVariantConversionsTable;
   schema_migrations: SchemaMigrationsTable;
 }
 
@@ -37,6 +38,8 @@ export interface ClicksTable {
   click_id: Generated<string | null>;
   /** What brought the visitor: utm_source, else the referring host, else 'direct'; null when not known (a ping). */
   source: Generated<string | null>;
+  /** The variants the page showed, `experiment:variant` joined by commas; '' outside every experiment (shared/experiments/). */
+  variants: Generated<string>;
 }
 
 /** The day's random salt for visitor hashes, shared by every instance and deleted after 48 hours. */
@@ -94,6 +97,8 @@ export interface ConversionsTable {
   page: Generated<string | null>;
   source: Generated<string | null>;
   device: Generated<string | null>;
+  /** The click's variants, or those a sub-ID without JavaScript names; '' when neither (as clicks.variants). */
+  variants: Generated<string>;
 }
 
 /** Every report accepted for a txid, duplicates included: the history behind a conversion's state. */
@@ -127,6 +132,8 @@ export interface ViewsTable {
   campaign: string | null;
   device: string;
   visitor: string;
+  /** As clicks.variants. */
+  variants: Generated<string>;
 }
 
 /**
@@ -160,6 +167,15 @@ export interface DailyConversionsTable {
   day: string;
   placement: string;
   source: string;
+  currency: string;
+  conversions: number;
+  payout_micros: number;
+}
+
+/** The folded conversions that were in an experiment, per attributed day, variants and currency (beside daily_conversions, which holds them too). */
+export interface DailyVariantConversionsTable {
+  day: string;
+  variants: string;
   currency: string;
   conversions: number;
   payout_micros: number;

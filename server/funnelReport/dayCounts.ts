@@ -7,8 +7,6 @@ import type { DayCount, Dimension } from './dimensions';
 import type { OpenDayCounter } from './openDays';
 import { readRawDayCounts, type DayCounts } from './rawDayCounts';
 
-const maxDay = (a: string, b: string) => (a > b ? a : b);
-
 /**
  * What a report of a range stands on, read once so that every query of it splits the range at the same
  * day: every day up to lastClosed is closed (closing goes day by day, in order) and read from
@@ -17,7 +15,7 @@ const maxDay = (a: string, b: string) => (a > b ? a : b);
 export interface ReportBasis {
   /** The last closed day; '' when no day is closed yet. */
   lastClosed: string;
-  /** The days after lastClosed (those of the range at least; the counter keeps every open day), counted from raw rows. */
+  /** Every day after lastClosed up to the range's end, counted from raw rows. */
   open: DayCounts;
   engine: Engine;
 }
@@ -36,7 +34,8 @@ export async function readReportBasis(db: Kysely<Schema>, from: string, to: stri
   const lastClosed = await readLastClosedDay(db);
   const firstOpen = lastClosed === '' ? from : addDays(lastClosed, 1);
   let open: DayCounts = new Map();
-  if (firstOpen <= to) open = counter ? await counter.read(db, firstOpen) : await readRawDayCounts(db, maxDay(from, firstOpen), to);
+  // Every open day, not only the range's: the experiments' report reads each experiment's whole life.
+  if (firstOpen <= to) open = counter ? await counter.read(db, firstOpen) : await readRawDayCounts(db, firstOpen, to);
   return { lastClosed, open, engine: engineOf(db) };
 }
 

@@ -6,8 +6,13 @@ import type { DailyCountsTable } from '../db/schema';
  * rows only for the days after the last closed one. A visitor is a daily hash, so a day's distinct
  * visitors are exact and summing them over days is what the report has always done.
  */
-export type Dimension = 'all' | 'placement' | 'source' | 'page' | 'device' | 'referrer';
-export const dimensions: readonly Dimension[] = ['all', 'placement', 'source', 'page', 'device', 'referrer'];
+export type Dimension = 'all' | 'placement' | 'source' | 'page' | 'device' | 'referrer' | 'variant';
+/**
+ * 'variant' counts the rows in experiments under each variant they showed ('hero-words:b'; a row showing
+ * two experiments' variants counts under each, one outside every experiment under none): the
+ * experiments' report (server/experiments/experimentReport.ts).
+ */
+export const dimensions: readonly Dimension[] = ['all', 'placement', 'source', 'page', 'device', 'referrer', 'variant'];
 
 /**
  * A day's counts of one value, as daily_counts holds them (views, distinct visitors who viewed, clicks,

@@ -6,6 +6,9 @@ import { earningsOf, mainCurrency, type Earnings } from './earnings';
 import { readReportBasis } from './dayCounts';
 import type { DayCount } from './dimensions';
 import type { OpenDayCounter } from './openDays';
+import { experiments as contentExperiments } from '../../shared/content/experiments';
+import type { Experiment } from '../../shared/experiments/experiment';
+import { readExperimentReports, type ExperimentReport } from '../experiments/experimentReport';
 import {
   readConversionCounts,
   readPerDay,
@@ -75,6 +78,8 @@ export interface FunnelReport {
   referrers: { host: string; clicks: number }[];
   /** The pages with most views (at most twenty), with the clicks made on them. */
   pages: { page: string; views: number; visitors: number; clicks: number; clickers: number }[];
+  /** Each listed experiment over its whole life up to `to`, whatever the range (server/experiments/experimentReport.ts). */
+  experiments: ExperimentReport[];
 }
 
 /** Sources past the listed ones, added up. */
@@ -95,6 +100,8 @@ export interface FunnelReportOptions {
   daySourceDays?: number;
   /** Keeps the open days' counts between reports (a long-lived reader's); without it they are counted anew. */
   openDays?: OpenDayCounter;
+  /** The experiments to report; shared/content/experiments.ts's unless given. */
+  experiments?: readonly Experiment[];
 }
 
 /** What /admin and npm run stats list unless asked for every source. */
@@ -140,6 +147,7 @@ export async function readFunnelReport(db: Kysely<Schema>, range: ReportRange, o
   const { top: daySources, totals: daySourceTotals } =
     sourceDays.length === 0 ? { top: [], totals: [] } : await readTopValuesPerDayWithTotals(db, 'source', { from: sourceDays[0]!, to: range.to }, span, daySourceLimit);
   const currency = mainCurrency(conversions);
+  const experiments = await readExperimentReports(db, span, range.to, currency, options.experiments ?? contentExperiments);
   const earnings = (rows: readonly ConversionCount[] = []) => earningsOf(rows, currency);
 
   const knownPlacements: readonly string[] = affiliatePlacements;
@@ -197,6 +205,7 @@ export async function readFunnelReport(db: Kysely<Schema>, range: ReportRange, o
     devices: devices.filter((row) => row.clicks > 0).map((row) => ({ device: row.value, clicks: row.clicks })),
     referrers: referrers.filter((row) => row.clicks > 0).map((row) => ({ host: row.value, clicks: row.clicks })),
     pages: pages.map(({ value, views, visitors, clicks, clickers }) => ({ page: value, views, visitors, clicks, clickers })),
+    experiments,
   };
 }
 

@@ -14,16 +14,22 @@ export interface RawRow {
   page: string;
   device: string;
   referrer_host: string | null;
+  /** The variants the page showed, formatted (shared/experiments/experiment.ts); '' for none. */
+  variants: string;
 }
 
-/** Each dimension's value in a raw row; undefined where the row's table has no such column (views have no placement). */
-const valueOf: Record<Dimension, (row: RawRow) => string | undefined> = {
-  all: () => '',
-  placement: (row) => row.placement,
-  source: (row) => row.source ?? '',
-  page: (row) => row.page,
-  device: (row) => row.device,
-  referrer: (row) => row.referrer_host ?? '',
+/**
+ * Each dimension's values in a raw row: one, except a row's variants (one per experiment its page
+ * showed, none outside them); none where the row's table has no such column (views have no placement).
+ */
+const valuesOf: Record<Dimension, (row: RawRow) => readonly string[]> = {
+  all: () => [''],
+  placement: (row) => (row.placement === undefined ? [] : [row.placement]),
+  source: (row) => [row.source ?? ''],
+  page: (row) => [row.page],
+  device: (row) => [row.device],
+  referrer: (row) => [row.referrer_host ?? ''],
+  variant: (row) => (row.variants === '' ? [] : row.variants.split(',')),
 };
 
 interface Tally {
@@ -53,21 +59,21 @@ export class Tallies {
   /** Adds a raw row of views (kind 'view') or of clicks. */
   add(row: RawRow, kind: 'view' | 'click'): void {
     for (const dimension of dimensions) {
-      const value = valueOf[dimension](row);
-      if (value === undefined) continue;
-      const days = this.byDimension.get(dimension)!;
-      let values = days.get(row.day);
-      if (!values) days.set(row.day, (values = new Map()));
-      let tally = values.get(value);
-      if (!tally) values.set(value, (tally = emptyTally()));
-      if (kind === 'view') {
-        tally.views++;
-        tally.visitors.add(row.visitor);
-      } else {
-        tally.clicks++;
-        tally.clickers.add(row.visitor);
+      for (const value of valuesOf[dimension](row)) {
+        const days = this.byDimension.get(dimension)!;
+        let values = days.get(row.day);
+        if (!values) days.set(row.day, (values = new Map()));
+        let tally = values.get(value);
+        if (!tally) values.set(value, (tally = emptyTally()));
+        if (kind === 'view') {
+          tally.views++;
+          tally.visitors.add(row.visitor);
+        } else {
+          tally.clicks++;
+          tally.clickers.add(row.visitor);
+        }
+        this.made.delete(`${dimension} ${row.day}`);
       }
-      this.made.delete(`${dimension} ${row.day}`);
     }
   }
 
@@ -150,8 +156,8 @@ function capped(day: string, values: DayCount[]): DayCount[] {
 
 /** The columns a tally reads, of views and of clicks. */
 export const rawColumns = {
-  views: ['day', 'visitor', 'source', 'page', 'device', 'referrer_host'],
-  clicks: ['day', 'visitor', 'placement', 'source', 'page', 'device', 'referrer_host'],
+  views: ['day', 'visitor', 'source', 'page', 'device', 'referrer_host', 'variants'],
+  clicks: ['day', 'visitor', 'placement', 'source', 'page', 'device', 'referrer_host', 'variants'],
 } as const;
 
 /**

@@ -3,10 +3,14 @@ import { isPagePath } from '../../shared/routes';
 import { isCampaignValue } from '../../shared/trafficSource';
 import { viewBeaconLimits, viewEndpoint } from '../../shared/viewBeacon';
 import { beaconRoute, jsonObject, ownHost, storedReferrerHost, type BeaconGuardOptions } from '../beacons/beaconRoute';
+import type { Experiment } from '../../shared/experiments/experiment';
+import { storedVariants } from '../experiments/storedVariants';
 import type { View, ViewStore } from './viewStore';
 
 export interface ViewRouteOptions extends BeaconGuardOptions {
   store: ViewStore;
+  /** The experiments whose variants a view may report (shared/content/experiments.ts). */
+  experiments: readonly Experiment[];
 }
 
 /**
@@ -20,30 +24,35 @@ export interface ViewRouteOptions extends BeaconGuardOptions {
 export const viewVisitorRateLimit = { burst: 30, refillMs: 2000 };
 export const viewAddressRateLimit = { burst: 120, refillMs: 500 };
 
-type Report = Pick<View, 'page' | 'referrerHost' | 'source' | 'medium' | 'campaign'>;
+type Report = Pick<View, 'page' | 'referrerHost' | 'source' | 'medium' | 'campaign' | 'variants'>;
 
-/** The entry script's JSON body (client/main.ts): a known page, a referrer host, and the landing's source and utm values. */
-function fromBeacon(body: string, ownHost: string): Report | undefined {
+/**
+ * The entry script's JSON body (client/main.ts): a known page, a referrer host, the landing's source and
+ * utm values, and the variants the page showed.
+ */
+function fromBeacon(body: string, ownHost: string, experiments: readonly Experiment[]): Report | undefined {
   const parsed = jsonObject(body);
   if (!parsed) return undefined;
   const { page, referrer = '', source = '', medium = '', campaign = '' } = parsed;
+  const variants = storedVariants(parsed.variants, experiments);
+  if (variants === undefined) return undefined;
   if (typeof page !== 'string' || !isPagePath(page)) return undefined;
   if (!isCampaignValue(source) || !isCampaignValue(medium) || !isCampaignValue(campaign)) return undefined;
   const referrerHost = storedReferrerHost(referrer, ownHost);
   if (referrerHost === undefined) return undefined;
   // '' (none) is stored as null.
-  return { page, referrerHost, source: source || null, medium: medium || null, campaign: campaign || null };
+  return { page, referrerHost, source: source || null, medium: medium || null, campaign: campaign || null, variants };
 }
 
 /** POST /api/views: one report of a page view. The answers are every beacon's (server/beacons/beaconRoute.ts). */
-export function viewRoutes({ store, ...guards }: ViewRouteOptions): express.Router {
+export function viewRoutes({ store, experiments, ...guards }: ViewRouteOptions): express.Router {
   return beaconRoute<Report>({
     ...guards,
     endpoint: viewEndpoint,
     maxBytes: viewBeaconLimits.maxBytes,
     subject: 'view',
     expected: 'a known page',
-    read: (req, body) => fromBeacon(body, ownHost(req)),
+    read: (req, body) => fromBeacon(body, ownHost(req), experiments),
     record: (report, visit) => store.record({ ...report, ...visit }),
   });
 }

@@ -12,6 +12,8 @@ export interface View {
   campaign: string | null;
   device: DeviceClass;
   visitor: string;
+  /** The experiments' variants the page showed (shared/experiments/experiment.ts, formatShown); absent or '' for none. */
+  variants?: string;
 }
 
 export interface ViewStore {
@@ -35,6 +37,7 @@ export function createViewStore(db: Kysely<Schema>): ViewStore {
           campaign: view.campaign,
           device: view.device,
           visitor: view.visitor,
+          variants: view.variants ?? '',
         })
         .execute();
     },

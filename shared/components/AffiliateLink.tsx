@@ -1,7 +1,8 @@
 import type { ReactNode } from 'react';
-import { affiliateHref, type AffiliatePlacement } from '../affiliate';
+import { affiliateHref, placementCodes, type AffiliatePlacement } from '../affiliate';
 import { clickPingUrl } from '../clickBeacon';
 import { site } from '../content/site';
+import { formatShown, variantSubId } from '../experiments/experiment';
 import { usePageContext } from '../pageContext';
 
 export interface AffiliateLinkProps {
@@ -14,18 +15,21 @@ export interface AffiliateLinkProps {
  * A link to the affiliate registration address: a real <a href> that works without JavaScript,
  * opening in a new tab (and saying so to screen readers), marked sponsored as search engines ask of paid links.
  * With click counting on, the browser reports the click by `ping` (client/clickReporter.ts sends a
- * beacon instead when JavaScript runs); the href itself stays the partner's own address.
+ * beacon instead when JavaScript runs); the href itself stays the partner's own address. On a page that
+ * shows an experiment's variants, the sub-ID and the ping name them too, so a click and a sale without
+ * JavaScript are credited to the words the visitor saw.
  */
 export function AffiliateLink({ placement, className, children }: AffiliateLinkProps) {
-  const { affiliateUrl, affiliateSubIdParam, clickCounting } = usePageContext();
+  const { affiliateUrl, affiliateSubIdParam, clickCounting, shown = [] } = usePageContext();
+  const subId = shown.length > 0 ? variantSubId(placementCodes[placement], shown) : placement;
   return (
     <a
       className={className}
-      href={affiliateHref(affiliateUrl, placement, affiliateSubIdParam)}
+      href={affiliateHref(affiliateUrl, subId, affiliateSubIdParam)}
       target="_blank"
       rel="sponsored noopener"
       data-placement={placement}
-      ping={clickCounting ? clickPingUrl(clickCounting.endpoint, placement) : undefined}
+      ping={clickCounting ? clickPingUrl(clickCounting.endpoint, placement, undefined, formatShown(shown)) : undefined}
     >
       {children}
       <span className="visually-hidden"> {site.newTabNote}</span>

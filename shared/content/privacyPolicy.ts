@@ -156,6 +156,21 @@ export const privacyPolicy: ProsePage = {
       ],
     },
     {
+      id: 'different-wording',
+      heading: 'Testing Different Wording',
+      when: 'experiments',
+      blocks: [
+        {
+          kind: 'paragraph',
+          text: 'We are testing which wording on our home page helps readers most, so you may see different words on some of its headings and buttons than another visitor does. Which wording you see is worked out on our server from the same daily visitor code we use to count visitors, so it stays the same for the day and may change the next day. Nothing is stored in your browser to do this: no cookie, no local storage.',
+        },
+        {
+          kind: 'paragraph',
+          text: 'The page views and clicks we record, and the sales the affiliate network reports, also note which wording the page showed, so we can compare them. If your browser sends the Global Privacy Control signal or a “Do Not Track” request, you always see our usual wording and take no part in the test.',
+        },
+      ],
+    },
+    {
       id: 'reported-sales',
       heading: 'Sales the Affiliate Network Reports to Us',
       when: 'clickCounting',

@@ -12,7 +12,8 @@ export interface LinkLabel {
  * When a piece of copy is shown: only while the server counts affiliate clicks (CLICK_STATS), or only
  * while it does not, so a page never describes records that are not kept.
  */
-export type ContentCondition = 'clickCounting' | 'noClickCounting';
+/** When a block or section shows: with click counting on or off, or while a split test of the home page's words runs. */
+export type ContentCondition = 'clickCounting' | 'noClickCounting' | 'experiments';
 
 /**
  * One block of long-form text: a paragraph, or a bulleted list of plain strings. Text may name an

@@ -8,14 +8,15 @@ import { Faq } from '../components/home/Faq';
 import { Hero } from '../components/home/Hero';
 import { HowItWorks } from '../components/home/HowItWorks';
 import { WhatIs } from '../components/home/WhatIs';
-import { homeMeta } from '../content/home';
+import { useHomeCopy } from '../components/home/useHomeCopy';
 import { paths } from '../routes';
 
 /** The home page: one long page of sections, in the order of the spec. */
 export function HomePage() {
+  const { meta } = useHomeCopy();
   return (
     <Layout onHome>
-      <PageHead title={homeMeta.title} description={homeMeta.description} path={paths.home} />
+      <PageHead title={meta.title} description={meta.description} path={paths.home} />
       <StructuredData />
       <Hero />
       <WhatIs />

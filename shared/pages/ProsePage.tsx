@@ -7,8 +7,9 @@ import { usePageContext } from '../pageContext';
 
 /** A long-form text page (privacy policy, terms, about), set for reading. */
 export function ProsePage({ page }: { page: ProsePageContent }) {
-  const { clickCounting, contactEmail } = usePageContext();
-  const shown = ({ when }: { when?: ContentCondition }) => when === undefined || (when === 'clickCounting') === Boolean(clickCounting);
+  const { clickCounting, contactEmail, experimentsRunning } = usePageContext();
+  const conditions: Record<ContentCondition, boolean> = { clickCounting: Boolean(clickCounting), noClickCounting: !clickCounting, experiments: Boolean(experimentsRunning) };
+  const shown = ({ when }: { when?: ContentCondition }) => when === undefined || conditions[when];
   // Copy names the operator's settings, so the text always matches the server.
   const settings: ProseSettings = {
     clickRetentionDays: String(clickCounting?.retentionDays ?? ''),

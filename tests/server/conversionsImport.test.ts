@@ -132,7 +132,7 @@ describe.each(engines)('npm run conversions:import on %s', (engine: Engine) => {
   it('counts a row whose txid a postback already recorded as a duplicate', async () => {
     const database = await target.open();
     await createConversionStore(database.db).record(
-      { txid: 'P-1', subid: null, clickId: null, placement: null, payoutMicros: 1_000_000, currency: 'USD', status: 'sale' },
+      { txid: 'P-1', subid: null, clickId: null, placement: null, variants: '', payoutMicros: 1_000_000, currency: 'USD', status: 'sale' },
       'postback',
     );
     await database.close();

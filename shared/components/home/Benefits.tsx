@@ -1,12 +1,12 @@
-import { benefits, reviews } from '../../content/home';
+import { useHomeCopy } from './useHomeCopy';
 import { generatedImages } from '../../content/images.generated';
 import { Island } from '../../islands/Island';
 import { Section } from '../Section';
 
-/** The carousel's own six images travel in its props, so its chunk needs no image table. */
-const carouselReviews = { ...reviews, slides: reviews.slides.map(({ image, alt }) => ({ image: generatedImages[image], alt })) };
-
 export function Benefits() {
+  const { benefits, reviews } = useHomeCopy();
+  // The carousel's own six images travel in its props, so its chunk needs no image table.
+  const carouselReviews = { ...reviews, slides: reviews.slides.map(({ image, alt }) => ({ image: generatedImages[image], alt })) };
   return (
     <Section id="benefits" heading={benefits.heading} intro={benefits.intro}>
       <ul className="card-grid card-grid--three">

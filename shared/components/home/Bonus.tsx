@@ -1,10 +1,11 @@
-import { bonus } from '../../content/home';
+import { useHomeCopy } from './useHomeCopy';
 import { site } from '../../content/site';
 import { Picture } from '../../images/Picture';
 import { CallToAction } from '../CallToAction';
 import { Section } from '../Section';
 
 export function Bonus() {
+  const { bonus } = useHomeCopy();
   return (
     <Section id="bonus" heading={bonus.heading} intro={bonus.intro} tone="tinted">
       <ul className="books">

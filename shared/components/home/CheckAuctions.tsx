@@ -1,10 +1,11 @@
-import { checkAuctions } from '../../content/home';
+import { useHomeCopy } from './useHomeCopy';
 import { Picture } from '../../images/Picture';
 import { AffiliateLink } from '../AffiliateLink';
 import { CallToAction } from '../CallToAction';
 import { Section } from '../Section';
 
 export function CheckAuctions() {
+  const { checkAuctions } = useHomeCopy();
   return (
     <Section id="check-auctions" heading={checkAuctions.heading} layout="split">
       <AffiliateLink placement="check-auctions-image" className="check-auctions__image">

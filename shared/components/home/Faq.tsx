@@ -1,4 +1,4 @@
-import { faq } from '../../content/home';
+import { useHomeCopy } from './useHomeCopy';
 import { Section } from '../Section';
 
 /**
@@ -7,6 +7,7 @@ import { Section } from '../Section';
  * once, and every answer stays reachable.
  */
 export function Faq() {
+  const { faq } = useHomeCopy();
   return (
     <Section id="faq" heading={faq.heading} tone="tinted">
       <div className="faq">

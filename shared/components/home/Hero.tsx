@@ -1,9 +1,10 @@
-import { hero } from '../../content/home';
+import { useHomeCopy } from './useHomeCopy';
 import { site } from '../../content/site';
 import { Picture } from '../../images/Picture';
 import { AffiliateLink } from '../AffiliateLink';
 
 export function Hero() {
+  const { hero } = useHomeCopy();
   return (
     <section id="hero" className="hero" aria-labelledby="hero-title">
       <div className="hero__inner">

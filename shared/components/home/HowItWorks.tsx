@@ -1,8 +1,9 @@
-import { howItWorks } from '../../content/home';
+import { useHomeCopy } from './useHomeCopy';
 import { CallToAction } from '../CallToAction';
 import { Section } from '../Section';
 
 export function HowItWorks() {
+  const { howItWorks } = useHomeCopy();
   return (
     <Section id="how-it-works" heading={howItWorks.heading} intro={howItWorks.intro} tone="tinted">
       <ol className="steps">

@@ -1,8 +1,9 @@
-import { whatIs } from '../../content/home';
+import { useHomeCopy } from './useHomeCopy';
 import { CallToAction } from '../CallToAction';
 import { Section } from '../Section';
 
 export function WhatIs() {
+  const { whatIs } = useHomeCopy();
   return (
     <Section id="what-is" heading={whatIs.heading} intro={whatIs.intro}>
       <ul className="card-grid card-grid--two">
