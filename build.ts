@@ -126,7 +126,25 @@ function precompress(dir: string) {
   }
 }
 
+/** The experiments' words, checked before anything is built: a bad one stops the build with one line naming it. */
+async function checkExperiments(): Promise<void> {
+  const { experiments } = await import('./shared/content/experiments');
+  const { experimentProblems } = await import('./shared/experiments/checkExperiments');
+  const [problem] = experimentProblems(experiments);
+  if (problem) throw new Error(`shared/content/experiments.ts: ${problem}`);
+}
+
+/** Every variant's home page within the page budget, checked on the built pages. */
+async function checkExperimentPages(manifest: AssetManifest): Promise<void> {
+  const { experiments } = await import('./shared/content/experiments');
+  const { experimentPageProblems } = await import('./server/experiments/experimentPageBudgets');
+  const { loadInlineStyles } = await import('./server/inlineStyles');
+  const [problem] = experimentPageProblems(experiments, { manifest, styles: loadInlineStyles(manifest, assetsDir) });
+  if (problem) throw new Error(`shared/content/experiments.ts: ${problem}`);
+}
+
 export async function build(): Promise<AssetManifest> {
+  await checkExperiments();
   // Before the stamp: the registry is a source file too, and the stamp must be that of what is built.
   const modules = writeIslandRegistry();
   const stamp = sourceStamp();
@@ -169,6 +187,7 @@ export async function build(): Promise<AssetManifest> {
   const manifest = manifestFrom(client.metafile!, standalone.metafile!, modules);
   precompress(assetsDir);
   writeFileSync(path.join(distDir, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+  await checkExperimentPages(manifest);
 
   // The server, and the worker thread that reads reports and renders /admin off the thread serving pages (server/reports/reportWorker.ts).
   await esbuild.build({

@@ -7,6 +7,7 @@ import { adminCss } from './adminStyles';
 import { ClickChart } from './ClickChart';
 import { DailySourceTable } from './DailySourceTable';
 import { DailyTable } from './DailyTable';
+import { ExperimentTables } from './ExperimentTables';
 import { FunnelSummary } from './FunnelSummary';
 import { PageTable } from './PageTable';
 import { PlacementTable } from './PlacementTable';
@@ -186,6 +187,8 @@ export function AdminPage({ report, rangeError, linkHealth, affiliateUrl }: Admi
               <PlacementTable report={report} />
               <h2>By source</h2>
               <SourceTable report={report} />
+              <h2>Experiments</h2>
+              <ExperimentTables report={report} />
               <h2>Day by day</h2>
               <div className="charts">
                 {report.totals.map(({ placement }) => (

@@ -31,8 +31,8 @@ export interface VariantReport {
 
 export interface ExperimentReport {
   id: string;
-  /** Set once the experiment has ended: everyone sees this variant now. */
-  winner?: VariantId;
+  /** Set once the experiment has ended (everyone sees this variant now); null while it runs. */
+  winner: VariantId | null;
   /** The first and last day with figures, '' when it has none yet. */
   from: string;
   to: string;
@@ -128,7 +128,7 @@ function experimentReport(experiment: Experiment, figures: ReadonlyMap<string, R
   const ended = experiment.winner === undefined ? '' : `ended: everyone sees ${experiment.winner}; when it ended, `;
   return {
     id: experiment.id,
-    ...(experiment.winner === undefined ? {} : { winner: experiment.winner }),
+    winner: experiment.winner ?? null,
     from: days[0] ?? '',
     to: days.length === 0 ? '' : to,
     decidedOn,

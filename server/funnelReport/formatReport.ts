@@ -1,6 +1,6 @@
 import type { FunnelReport, OtherSources } from './funnelReport';
 import type { Earnings } from './earnings';
-import { counted, rate, revenueText, share, sourceName } from './reportNumbers';
+import { amountText, counted, rate, revenueText, share, sourceName } from './reportNumbers';
 
 type Align = 'left' | 'right';
 
@@ -125,6 +125,36 @@ function dayLines(report: FunnelReport): string[] {
   return lines;
 }
 
+/** Each experiment over its life: per variant its figures and chance to be best, then the verdict. */
+function experimentLines(report: FunnelReport): string[] {
+  if (report.experiments.length === 0) return ['No experiment is listed (shared/content/experiments.ts).'];
+  const lines: string[] = [];
+  for (const experiment of report.experiments) {
+    const state = experiment.winner === null ? '' : `, ended: everyone sees ${experiment.winner}`;
+    const span = experiment.from === '' ? 'no figures yet' : `${experiment.from} to ${experiment.to}`;
+    lines.push(`${experiment.id} (${span}${state})`);
+    const rows: string[][] = [['Variant', 'Visitors', 'Clicked', 'Clicks', 'Conv.', 'Revenue', 'CTR', 'Conv. rate', 'Rev./visitor', 'Chance best']];
+    for (const variant of experiment.variants) {
+      const none = variant.visitors === 0;
+      rows.push([
+        variant.id,
+        String(variant.visitors),
+        String(variant.clickers),
+        String(variant.clicks),
+        String(variant.conversions),
+        amountText(variant.revenue, report.currency),
+        rate(variant.clickers, variant.visitors),
+        rate(variant.conversions, variant.visitors),
+        none ? '–' : amountText(variant.revenuePerVisitor, report.currency),
+        none ? '–' : `${Math.round(variant.chanceBest * 100)}%`,
+      ]);
+    }
+    lines.push(table(rows, 1), `Verdict: ${experiment.verdict}.`, '');
+  }
+  lines.push('Rates are per visitor. Each experiment is read over its whole life, whatever the range.');
+  return lines;
+}
+
 /** The report as the terminal table `npm run stats` prints: the funnel, then per placement, per source and per day. */
 export function formatReportTable(report: FunnelReport): string {
   const dayCount = report.days.length;
@@ -144,6 +174,9 @@ export function formatReportTable(report: FunnelReport): string {
     '',
     'By day (newest first; days with nothing are left out)',
     ...dayLines(report),
+    '',
+    'Experiments (split tests of the home page\'s words)',
+    ...experimentLines(report),
     '',
     'Visitors are unique per day: one who comes back on another day is counted again.',
     'Conversions count under the day of their click (the day they arrived when no click',

@@ -1,6 +1,9 @@
 import { homeCopy, wordsAt, type HomeCopy } from '../content/homeCopy';
 import { experimentCode, experimentLimits, isRunning, variantIds, type Experiment } from './experiment';
 
+/** The page budgets on words alone: the home page's title and description, as search results show them (PageMeta). */
+const lengthLimits: Readonly<Record<string, readonly [number, number]>> = { 'home.meta.title': [1, 60], 'home.meta.description': [120, 160] };
+
 /** Placeholders such as {n} that the page fills in: a variant's words must keep every one. */
 const placeholders = (text: string) => (text.match(/\{[a-z]+\}/g) ?? []).sort().join(' ');
 
@@ -45,6 +48,9 @@ export function experimentProblems(experiments: readonly Experiment[], copy: Hom
         }
         if (typeof text !== 'string' || text.trim() === '') problem(`variant ${variant.id} gives ${path} no words`);
         else if (placeholders(text) !== placeholders(original)) problem(`variant ${variant.id}'s words for ${path} must keep ${placeholders(original) || 'no placeholders'}`);
+        else if (lengthLimits[path] && (text.length < lengthLimits[path][0] || text.length > lengthLimits[path][1])) {
+          problem(`variant ${variant.id}'s ${path} is ${text.length} characters; the page's budget is ${lengthLimits[path][0]} to ${lengthLimits[path][1]}`);
+        }
         fields.add(path);
       }
     }

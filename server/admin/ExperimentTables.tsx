@@ -1,0 +1,83 @@
+import type { FunnelReport } from '../funnelReport/funnelReport';
+import { amountText, rate } from '../funnelReport/reportNumbers';
+import type { ExperimentReport } from '../experiments/experimentReport';
+import { Caption, ScrollBox } from './ScrollBox';
+import { ColumnHeads } from './ColumnHeads';
+
+/** A variant's words, as the operator wrote them: "a: the words as they are", "b: hero.primaryCtaLabel “Start now”". */
+function wordsText(words: Record<string, string>): string {
+  const entries = Object.entries(words);
+  if (entries.length === 0) return 'the words as they are';
+  return entries.map(([path, text]) => `${path.replace(/^home\./, '')} “${text}”`).join('; ');
+}
+
+function ExperimentTable({ experiment, currency }: { experiment: ExperimentReport; currency: string }) {
+  const span = experiment.from === '' ? 'no figures yet' : `${experiment.from} to ${experiment.to}`;
+  return (
+    <section aria-labelledby={`experiment-${experiment.id}`}>
+      <h3 id={`experiment-${experiment.id}`}>
+        {experiment.id}
+        {experiment.winner !== null && <span className="muted"> (ended: everyone sees {experiment.winner})</span>}
+      </h3>
+      <p className="verdict">
+        <strong>{experiment.verdict[0]!.toUpperCase() + experiment.verdict.slice(1)}.</strong>
+      </p>
+      <ScrollBox label={`Experiment ${experiment.id} by variant`}>
+        <table>
+          <Caption>
+            Experiment {experiment.id} by variant, {span}
+          </Caption>
+          <ColumnHeads
+            columns={['Variant', 'Visitors', 'Clicked', 'Clicks', 'Conversions', 'Revenue', 'Click-through', 'Conversion rate', 'Revenue per visitor', 'Chance best']}
+          />
+          <tbody>
+            {experiment.variants.map((variant) => (
+              <tr key={variant.id}>
+                <th scope="row">
+                  {variant.id}
+                  <span className="muted description"> {wordsText(variant.words)}</span>
+                </th>
+                <td>{variant.visitors}</td>
+                <td>{variant.clickers}</td>
+                <td>{variant.clicks}</td>
+                <td>{variant.conversions}</td>
+                <td>{amountText(variant.revenue, currency)}</td>
+                <td>{rate(variant.clickers, variant.visitors)}</td>
+                <td>{rate(variant.conversions, variant.visitors)}</td>
+                <td>{variant.visitors === 0 ? '–' : amountText(variant.revenuePerVisitor, currency)}</td>
+                <td>{variant.visitors === 0 ? '–' : `${Math.round(variant.chanceBest * 100)}%`}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </ScrollBox>
+    </section>
+  );
+}
+
+/**
+ * Each experiment of shared/content/experiments.ts over its whole life (whatever the range above), per
+ * variant, with the chance each is best and the sequential test's verdict (server/experiments/).
+ */
+export function ExperimentTables({ report }: { report: FunnelReport }) {
+  if (report.experiments.length === 0) {
+    return (
+      <p className="muted">
+        No experiment is listed. Add one to <code>shared/content/experiments.ts</code> to test other words on the home page (see docs/experiments.md).
+      </p>
+    );
+  }
+  return (
+    <>
+      {report.experiments.map((experiment) => (
+        <ExperimentTable key={experiment.id} experiment={experiment} currency={report.currency} />
+      ))}
+      <p className="muted">
+        Each experiment since its first visitor, up to {report.to}. Visitors: visitors shown the variant, once a day. Clicked: those who followed
+        an affiliate link. Rates are per visitor. The verdict is on conversions per visitor once any conversion is credited to the
+        experiment, else on visitors who clicked; it comes from a sequential test that looks at every day in turn, so it stays valid however
+        often this page is read. Chance best: how likely each variant’s rate is the highest, given the figures so far.
+      </p>
+    </>
+  );
+}
