@@ -13,6 +13,8 @@ import path from 'node:path';
 import * as esbuild from 'esbuild';
 import type { AssetManifest, ScriptAsset } from './server/manifest';
 import { compressText } from './server/staticEntry';
+import { experiments } from './shared/content/experiments';
+import { experimentProblems } from './shared/experiments/checkExperiments';
 
 const root = __dirname;
 const distDir = path.join(root, 'dist');
@@ -127,24 +129,24 @@ function precompress(dir: string) {
 }
 
 /** The experiments' words, checked before anything is built: a bad one stops the build with one line naming it. */
-async function checkExperiments(): Promise<void> {
-  const { experiments } = await import('./shared/content/experiments');
-  const { experimentProblems } = await import('./shared/experiments/checkExperiments');
+function checkExperiments(): void {
   const [problem] = experimentProblems(experiments);
   if (problem) throw new Error(`shared/content/experiments.ts: ${problem}`);
 }
 
-/** Every variant's home page within the page budget, checked on the built pages. */
-async function checkExperimentPages(manifest: AssetManifest): Promise<void> {
-  const { experiments } = await import('./shared/content/experiments');
-  const { experimentPageProblems } = await import('./server/experiments/experimentPageBudgets');
-  const { loadInlineStyles } = await import('./server/inlineStyles');
+/**
+ * Every variant's home page within the page budget, checked on the built pages. The renderer is loaded
+ * only now, after the island registry is written (it reads it), and only when the build gets this far.
+ */
+function checkExperimentPages(manifest: AssetManifest): void {
+  const { experimentPageProblems } = require('./server/experiments/experimentPageBudgets') as typeof import('./server/experiments/experimentPageBudgets');
+  const { loadInlineStyles } = require('./server/inlineStyles') as typeof import('./server/inlineStyles');
   const [problem] = experimentPageProblems(experiments, { manifest, styles: loadInlineStyles(manifest, assetsDir) });
   if (problem) throw new Error(`shared/content/experiments.ts: ${problem}`);
 }
 
 export async function build(): Promise<AssetManifest> {
-  await checkExperiments();
+  checkExperiments();
   // Before the stamp: the registry is a source file too, and the stamp must be that of what is built.
   const modules = writeIslandRegistry();
   const stamp = sourceStamp();
@@ -187,7 +189,7 @@ export async function build(): Promise<AssetManifest> {
   const manifest = manifestFrom(client.metafile!, standalone.metafile!, modules);
   precompress(assetsDir);
   writeFileSync(path.join(distDir, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
-  await checkExperimentPages(manifest);
+  checkExperimentPages(manifest);
 
   // The server, and the worker thread that reads reports and renders /admin off the thread serving pages (server/reports/reportWorker.ts).
   await esbuild.build({

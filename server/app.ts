@@ -122,7 +122,7 @@ export function createApp(config: Config, options: AppOptions = {}): express.Exp
     app.use(clickRoutes({ store: stores.clicks, experiments, ...clickGuards }));
     app.use(viewRoutes({ store: stores.views, experiments, ...viewGuards }));
     // Only with CONVERSIONS_KEY set; without it /api/conversions does not exist: 404 to every method.
-    if (config.conversionsKey) app.use(conversionRoutes({ key: config.conversionsKey, store: stores.conversions }));
+    if (config.conversionsKey) app.use(conversionRoutes({ key: config.conversionsKey, store: stores.conversions, experiments }));
   }
 
   // An API path that is not served (counting off, no CONVERSIONS_KEY) does not exist, whatever the method.

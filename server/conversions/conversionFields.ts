@@ -1,6 +1,6 @@
 import { affiliatePlacements, placementCodes, readClickId, type AffiliatePlacement } from '../../shared/affiliate';
-import { experiments } from '../../shared/content/experiments';
-import { formatShown, readVariantSubId } from '../../shared/experiments/experiment';
+import { experiments as contentExperiments } from '../../shared/content/experiments';
+import { formatShown, readVariantSubId, type Experiment } from '../../shared/experiments/experiment';
 
 /**
  * One conversion's fields, read and checked in one place for both ways in: the postback route and the
@@ -63,7 +63,7 @@ const currencyCodes = new Set(Intl.supportedValuesOf('currency'));
 
 const fail = (field: string, message: string): ParsedConversion => ({ error: { field, message: `${field} ${message}` } });
 
-export function parseConversion(fields: ConversionFields, statusMap: StatusMap = new Map()): ParsedConversion {
+export function parseConversion(fields: ConversionFields, statusMap: StatusMap = new Map(), experiments: readonly Experiment[] = contentExperiments): ParsedConversion {
   const txid = fields.txid?.trim() ?? '';
   if (txid === '') return fail('txid', "is required: the network's transaction ID");
   if (txid.length > maxTxidLength || controlCharacters.test(txid)) {
@@ -91,7 +91,7 @@ export function parseConversion(fields: ConversionFields, statusMap: StatusMap =
     return fail('status', 'must be sale, refund or chargeback, or a status the postback maps with sale_status, refund_status or chargeback_status');
   }
 
-  return { report: { txid, subid, ...readSubid(subid), payoutMicros, currency, status: status as ConversionStatus } };
+  return { report: { txid, subid, ...readSubid(subid, experiments), payoutMicros, currency, status: status as ConversionStatus } };
 }
 
 /**
@@ -102,7 +102,7 @@ export function parseConversion(fields: ConversionFields, statusMap: StatusMap =
  * All are matched without case, because ClickBank upper-cases its tracking IDs. Anything else is kept as
  * the sub-ID only: unattributed, never dropped.
  */
-function readSubid(subid: string | null): Pick<ConversionReport, 'clickId' | 'placement' | 'variants'> {
+function readSubid(subid: string | null, experiments: readonly Experiment[]): Pick<ConversionReport, 'clickId' | 'placement' | 'variants'> {
   if (subid === null) return { clickId: null, placement: null, variants: '' };
   const click = readClickId(subid);
   if (click) return { ...click, variants: '' };

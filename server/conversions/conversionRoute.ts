@@ -4,6 +4,7 @@ import { clientKey } from '../limits/clientKey';
 import { createWrongSecretThrottle, secretMatcher, type WrongSecretThrottleOptions } from '../limits/wrongSecretThrottle';
 import { conversionFieldNames, parseConversion, statusMapFromLists, type ConversionFields } from './conversionFields';
 import type { ConversionStore } from './conversionStore';
+import type { Experiment } from '../../shared/experiments/experiment';
 
 export const conversionsEndpoint = '/api/conversions';
 
@@ -18,6 +19,8 @@ export interface ConversionRouteOptions {
   /** CONVERSIONS_KEY: every postback must carry it as `key`. */
   key: string;
   store: Pick<ConversionStore, 'record'>;
+  /** The experiments a sub-ID without JavaScript may name (shared/content/experiments.ts's unless given). */
+  experiments?: readonly Experiment[];
   /** Wrong keys per address: by default 10 in a row, then one every 6 s. */
   throttle?: WrongSecretThrottleOptions;
   now?: () => Date;
@@ -135,7 +138,7 @@ function utf8Only(_req: unknown, _res: unknown, body: Buffer, encoding: string |
  * - 405 for other methods.
  * Nothing here logs: the key rides in the URL, and the access log writes the path without the query.
  */
-export function conversionRoutes({ key, store, throttle: throttleOptions, now = () => new Date() }: ConversionRouteOptions): express.Router {
+export function conversionRoutes({ key, store, experiments, throttle: throttleOptions, now = () => new Date() }: ConversionRouteOptions): express.Router {
   const router = express.Router({ caseSensitive: true, strict: true });
   const matchesKey = secretMatcher(key);
   const throttle = createWrongSecretThrottle(throttleOptions);
@@ -165,7 +168,7 @@ export function conversionRoutes({ key, store, throttle: throttleOptions, now = 
     const statusMap = statusMapFromLists({ sale: fields.sale_status, refund: fields.refund_status, chargeback: fields.chargeback_status });
     if (statusMap.error !== undefined) return answer(res, 400, statusMap.error);
     const reportFields: ConversionFields = { ...fields, txid: fields.txid ?? fields.tid };
-    const parsed = parseConversion(reportFields, statusMap.map);
+    const parsed = parseConversion(reportFields, statusMap.map, experiments);
     if (parsed.error) return answer(res, 400, parsed.error.message);
     let outcome;
     try {

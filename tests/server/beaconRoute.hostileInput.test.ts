@@ -12,7 +12,7 @@ const beacons = [
   {
     endpoint: '/api/clicks',
     valid: { placement: 'hero', page: '/', referrer: '', clickId: newClickId('hero'), source: 'newsletter' },
-    maxBytes: 512,
+    maxBytes: 768,
   },
   {
     endpoint: '/api/views',

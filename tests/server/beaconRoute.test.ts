@@ -17,7 +17,7 @@ const beacons = [
     endpoint: '/api/clicks',
     table: 'clicks',
     valid: { placement: 'hero', page: '/', referrer: '' },
-    maxBytes: 512,
+    maxBytes: 768,
     visitorBurst: 10,
     addressBurst: 60,
     visitorLimiter: 'clickRateLimiter',
