@@ -1,4 +1,9 @@
+import { randomBytes } from 'node:crypto';
 import request from 'supertest';
+import { experimentPageProblems } from '../../server/experiments/experimentPageBudgets';
+import { loadInlineStyles } from '../../server/inlineStyles';
+import { distAssetsDir, distDir } from '../../server/lib/paths';
+import { readManifest } from '../../server/manifest';
 import type { Express } from 'express';
 import { homeCopy } from '../../shared/content/homeCopy';
 import { variantSubId, type Experiment } from '../../shared/experiments/experiment';
@@ -119,5 +124,19 @@ describe('the home page with no experiment running', () => {
     await expect(createTestApp(env, { experiments: [experiment, clash] })).rejects.toThrow(
       'experiment "other": changes home.hero.primaryCtaLabel, which running experiment "hero-words" changes too',
     );
+  });
+});
+
+describe('the page budget of a variant', () => {
+  it("refuses, in one line naming the experiment, words that push the home page over its budget", () => {
+    const manifest = readManifest(distDir);
+    const assets = { manifest, styles: loadInlineStyles(manifest, distAssetsDir) };
+    expect(experimentPageProblems([experiment], assets)).toEqual([]);
+    // Words no compressor can shrink: random letters, 20,000 of them.
+    const noise = randomBytes(15_000).toString('base64').replace(/[^a-z]/gi, 'e');
+    const long: Experiment = { id: 'long-answer', variants: [{ id: 'a' }, { id: 'b', words: { 'home.faq.items.0.answer': noise } }] };
+    const problems = experimentPageProblems([long], assets);
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatch(/^experiment "long-answer" \(variant b\): the home page with its words is \d+\.\d KB compressed, over its 14 KB budget$/);
   });
 });
