@@ -14,7 +14,7 @@ export const experiments: Experiment[] = [
     id: 'hero-button',
     variants: [
       { id: 'a' },
-      { id: 'b', words: { 'home.hero.primaryCtaLabel': 'See How to Join on the Official Site' } },
+      { id: 'b', words: { 'home.hero.primaryCtaLabel': 'Join on the Official Site' } },
     ],
   },
 ];
