@@ -3,10 +3,8 @@ import type { Browser, Page } from 'puppeteer-core';
 import { main as stats } from '../../scripts/stats';
 import { affiliatePlacements, type AffiliatePlacement } from '../../shared/affiliate';
 import { launchBrowser, viewports, watchProblems } from '../support/browser';
-import { countLines, startListeningMain, stopMain, type ListeningMain } from '../support/listeningMain';
-import { freePort } from '../support/mainProcess';
-import { startNginx, type RunningNginx } from '../support/nginx';
-import { createTestDatabase, type TestDatabase } from '../support/postgres';
+import { adminToken, deploy, personUserAgent, useCleanup, type Deployment } from '../support/deployment';
+import { countLines, stopMain, type ListeningMain } from '../support/listeningMain';
 import { queryDatabase } from '../support/queryDatabase';
 import { visitorAddresses } from '../support/visitorAddresses';
 import { waitUntil } from '../support/waitUntil';
@@ -17,71 +15,9 @@ import { waitUntil } from '../support/waitUntil';
  * only the click report matters.
  */
 
-const adminToken = 'several-instances-admin-token-0123456789';
-const affiliateUrl = 'https://partner.example.net/join?aff=guide';
-/** Headless Chromium names itself in its user agent and is (rightly) not counted; these tests play a person. */
-const personUserAgent = 'Mozilla/5.0 (Linux; Android 15; Pixel 9) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36';
 const acknowledgedReport = /POST \/api\/clicks 204 /;
 /** The page's words without markup. */
 const textOf = (html: string) => html.replace(/<style[\s\S]*?<\/style>/, '').replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ');
-
-interface Deployment {
-  database: TestDatabase;
-  nginx: RunningNginx;
-  instances: ListeningMain[];
-}
-
-/**
- * Everything a describe starts, undone in reverse order in its afterAll: registered as soon as each
- * piece exists, so a start that fails half-way still leaves nothing running.
- */
-function useCleanup() {
-  const steps: (() => Promise<unknown>)[] = [];
-  afterAll(async () => {
-    const failures: unknown[] = [];
-    for (const step of steps.reverse()) {
-      await step().catch((error: unknown) => failures.push(error));
-    }
-    steps.length = 0;
-    if (failures.length > 0) throw new AggregateError(failures, 'cleaning up failed');
-  }, 60_000);
-  return (step: () => Promise<unknown>) => steps.push(step);
-}
-
-/**
- * A fresh database, nginx on a free port, and two instances on it behind nginx (nginx is started first
- * because the instances need its address as SITE_URL; it only connects to them when asked).
- */
-async function deploy(onCleanup: (step: () => Promise<unknown>) => void, env: Record<string, string>): Promise<Deployment> {
-  const database = await createTestDatabase();
-  onCleanup(() => database.drop());
-  const ports = [await freePort(), await freePort()];
-  const nginx = await startNginx({ upstreams: ports });
-  onCleanup(() => nginx.stop());
-  const instances: ListeningMain[] = [];
-  onCleanup(() => Promise.all(instances.map((instance) => stopMain(instance))));
-  // Both at once: the schema steps run under PostgreSQL's advisory lock, so the second waits for the first.
-  // allSettled, so an instance still starting when the other fails is registered for cleanup too.
-  const starts = await Promise.allSettled(
-    ports.map(async (port) => {
-      const instance = await startListeningMain({
-        DATABASE_URL: database.url,
-        PORT: String(port),
-        TRUST_PROXY: '1',
-        SITE_URL: nginx.url,
-        CLICK_STATS: 'on',
-        ADMIN_TOKEN: adminToken,
-        AFFILIATE_URL: affiliateUrl,
-        ...env,
-      });
-      instances.push(instance);
-    }),
-  );
-  const failed = starts.find((start) => start.status === 'rejected');
-  if (failed) throw failed.reason;
-  instances.sort((a, b) => a.port - b.port);
-  return { database, nginx, instances };
-}
 
 const countRows = async (url: string) =>
   (await queryDatabase<{ clicks: number; visitors: number }>(url, 'SELECT count(*)::int AS clicks, count(DISTINCT visitor)::int AS visitors FROM clicks'))[0]!;
