@@ -133,7 +133,7 @@ function experimentLines(report: FunnelReport): string[] {
     const state = experiment.winner === null ? '' : `, ended: everyone sees ${experiment.winner}`;
     const span = experiment.from === '' ? 'no figures yet' : `${experiment.from} to ${experiment.to}`;
     lines.push(`${experiment.id} (${span}${state})`);
-    const rows: string[][] = [['Variant', 'Visitors', 'Clicked', 'Clicks', 'Conv.', 'Revenue', 'CTR', 'Conv. rate', 'Rev./visitor', 'Chance best']];
+    const rows: string[][] = [['Variant', 'Visitors', 'Clicked', 'Clicks', 'Conv.', 'Revenue', 'CTR', 'CR', 'RPV', 'P(best)']];
     for (const variant of experiment.variants) {
       const none = variant.visitors === 0;
       rows.push([
@@ -151,7 +151,10 @@ function experimentLines(report: FunnelReport): string[] {
     }
     lines.push(table(rows, 1), `Verdict: ${experiment.verdict}.`, '');
   }
-  lines.push('Rates are per visitor. Each experiment is read over its whole life, whatever the range.');
+  lines.push(
+    'Per visitor: CTR visitors who clicked, CR conversions, RPV revenue. P(best): the chance',
+    'the variant is the best. Each experiment is read over its whole life, whatever the range.',
+  );
   return lines;
 }
 
