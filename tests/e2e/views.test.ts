@@ -133,7 +133,9 @@ describe('page views and click IDs in a browser', () => {
         tab.on('request', (request) => {
           if (new URL(request.url()).pathname === '/api/views') reports.push(request.url());
         });
+        // A browser with Global Privacy Control says so to scripts and, in Sec-GPC, to the server (which then shows no experiment).
         await tab.evaluateOnNewDocument(() => Object.defineProperty(Navigator.prototype, 'globalPrivacyControl', { get: () => true }));
+        await tab.setExtraHTTPHeaders({ 'Sec-GPC': '1' });
       },
     });
     await page.click('.site-footer a[href="/privacy-policy"]');
