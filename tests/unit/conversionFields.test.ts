@@ -6,6 +6,7 @@ import {
   statusMapFromPairs,
   type ConversionFields,
 } from '../../server/conversions/conversionFields';
+import { variantSubId, type Experiment } from '../../shared/experiments/experiment';
 
 const report = (fields: ConversionFields) => parseConversion({ txid: 'T-1', ...fields }).report;
 const errorOf = (fields: ConversionFields) => parseConversion(fields).error;
@@ -13,12 +14,20 @@ const errorOf = (fields: ConversionFields) => parseConversion(fields).error;
 describe('parseConversion', () => {
   it('reads a full sale', () => {
     expect(parseConversion({ txid: ' 1234.5678.9 ', subid: 'bo4k2mq7xbt3zw6dyr5aqe', payout: '12.50', currency: 'eur', status: 'SALE' })).toEqual({
-      report: { txid: '1234.5678.9', subid: 'bo4k2mq7xbt3zw6dyr5aqe', clickId: 'bo4k2mq7xbt3zw6dyr5aqe', placement: 'bonus', payoutMicros: 12_500_000, currency: 'EUR', status: 'sale' },
+      report: { txid: '1234.5678.9', subid: 'bo4k2mq7xbt3zw6dyr5aqe', clickId: 'bo4k2mq7xbt3zw6dyr5aqe', placement: 'bonus', variants: '', payoutMicros: 12_500_000, currency: 'EUR', status: 'sale' },
     });
   });
 
+  it("reads a sub-ID without JavaScript from a page in an experiment: the placement and the variants", () => {
+    const experiments: Experiment[] = [{ id: 'hero-words', variants: [{ id: 'a' }, { id: 'b' }] }];
+    const subid = variantSubId('cb', [{ experiment: 'hero-words', variant: 'b' }]);
+    const parsed = parseConversion({ txid: 'T-1', subid: subid.toUpperCase() }, new Map(), experiments);
+    expect(parsed.report).toMatchObject({ placement: 'check-auctions-button', clickId: null, variants: 'hero-words:b' });
+    expect(parseConversion({ txid: 'T-1', subid }, new Map(), []).report).toMatchObject({ placement: 'check-auctions-button', variants: '' });
+  });
+
   it('makes a sale in USD without a payout when only txid is given', () => {
-    expect(report({})).toEqual({ txid: 'T-1', subid: null, clickId: null, placement: null, payoutMicros: null, currency: 'USD', status: 'sale' });
+    expect(report({})).toEqual({ txid: 'T-1', subid: null, clickId: null, placement: null, variants: '', payoutMicros: null, currency: 'USD', status: 'sale' });
   });
 
   it.each([
