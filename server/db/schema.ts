@@ -138,7 +138,8 @@ export interface ViewsTable {
 
 /**
  * A closed UTC day's views and clicks, one row per dimension and value (see server/jobs/closeDays.ts):
- * 'all' (value ''), 'placement', 'source', 'page', 'device' and 'referrer' ('' where not known). Visitors
+ * 'all' (value ''), 'placement', 'source', 'page', 'device', 'referrer' ('' where not known) and, since
+ * schema 8, 'variant' (an experiment's variant, 'hero-words:b'; rows in no experiment count under none). Visitors
  * are distinct viewers and clickers distinct visitors who clicked, each counted within the day and value.
  */
 export interface DailyCountsTable {
