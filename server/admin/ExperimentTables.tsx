@@ -1,5 +1,5 @@
 import type { FunnelReport } from '../funnelReport/funnelReport';
-import { amountText, rate } from '../funnelReport/reportNumbers';
+import { amountText, rate, share } from '../funnelReport/reportNumbers';
 import type { ExperimentReport } from '../experiments/experimentReport';
 import { Caption, ScrollBox } from './ScrollBox';
 import { ColumnHeads } from './ColumnHeads';
@@ -45,7 +45,7 @@ function ExperimentTable({ experiment, currency }: { experiment: ExperimentRepor
                 <td>{rate(variant.clickers, variant.visitors)}</td>
                 <td>{rate(variant.conversions, variant.visitors)}</td>
                 <td>{variant.visitors === 0 ? '–' : amountText(variant.revenuePerVisitor, currency)}</td>
-                <td>{variant.visitors === 0 ? '–' : `${Math.round(variant.chanceBest * 100)}%`}</td>
+                <td>{variant.visitors === 0 ? '–' : share(variant.chanceBest, 1)}</td>
               </tr>
             ))}
           </tbody>

@@ -1,14 +1,16 @@
 import { homeCopy, withWords, type HomeCopy } from '../../shared/content/homeCopy';
-import { formatShown, isRunning, type Experiment, type ShownVariant } from '../../shared/experiments/experiment';
+import { formatShown, isRunning, type Experiment, type ShownVariant, type Variant } from '../../shared/experiments/experiment';
+
+/** The copy with these variants' words in place (the copy itself when they have none). */
+function withVariantWords(copy: HomeCopy, variants: readonly (Variant | undefined)[]): HomeCopy {
+  const words: Record<string, string> = Object.assign({}, ...variants.map((variant) => variant?.words));
+  return Object.keys(words).length === 0 ? copy : withWords(copy, words);
+}
 
 /** An ended experiment's winning words, which everyone now sees: the words every page starts from. */
 export function settledHomeCopy(experiments: readonly Experiment[], copy: HomeCopy = homeCopy): HomeCopy {
-  const words: Record<string, string> = {};
-  for (const experiment of experiments) {
-    if (isRunning(experiment)) continue;
-    Object.assign(words, experiment.variants.find((variant) => variant.id === experiment.winner)?.words);
-  }
-  return Object.keys(words).length === 0 ? copy : withWords(copy, words);
+  const winners = experiments.filter((experiment) => !isRunning(experiment)).map((experiment) => experiment.variants.find((variant) => variant.id === experiment.winner));
+  return withVariantWords(copy, winners);
 }
 
 /** One home page a visitor in the experiments may be shown: the variants it shows, and their words. */
@@ -27,16 +29,12 @@ export interface HomeVariant {
 export function homeVariants(experiments: readonly Experiment[], copy: HomeCopy = homeCopy): HomeVariant[] {
   const running = experiments.filter(isRunning);
   if (running.length === 0) return [];
-  let combinations: ShownVariant[][] = [[]];
-  for (const experiment of running) {
-    combinations = combinations.flatMap((shown) => experiment.variants.map((variant) => [...shown, { experiment: experiment.id, variant: variant.id }]));
-  }
+  // Each combination as one variant per running experiment, in the experiments' order.
+  let combinations: Variant[][] = [[]];
+  for (const experiment of running) combinations = combinations.flatMap((chosen) => experiment.variants.map((variant) => [...chosen, variant]));
   const settled = settledHomeCopy(experiments, copy);
-  return combinations.map((shown) => {
-    const words: Record<string, string> = {};
-    for (const { experiment, variant } of shown) {
-      Object.assign(words, running.find((one) => one.id === experiment)?.variants.find((one) => one.id === variant)?.words);
-    }
-    return { shown, key: formatShown(shown), copy: Object.keys(words).length === 0 ? settled : withWords(settled, words) };
+  return combinations.map((chosen) => {
+    const shown = chosen.map((variant, index) => ({ experiment: running[index]!.id, variant: variant.id }));
+    return { shown, key: formatShown(shown), copy: withVariantWords(settled, chosen) };
   });
 }

@@ -146,7 +146,7 @@ function experimentLines(report: FunnelReport): string[] {
         rate(variant.clickers, variant.visitors),
         rate(variant.conversions, variant.visitors),
         none ? '–' : amountText(variant.revenuePerVisitor, report.currency),
-        none ? '–' : `${Math.round(variant.chanceBest * 100)}%`,
+        none ? '–' : share(variant.chanceBest, 1),
       ]);
     }
     lines.push(table(rows, 1), `Verdict: ${experiment.verdict}.`, '');

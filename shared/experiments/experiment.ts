@@ -41,10 +41,12 @@ export interface ShownVariant {
 /** The body attribute that says which variants a page shows: `experiment:variant` joined by commas, by experiment id. */
 export const bodyAttribute = 'data-variants';
 
+/** Variants in the order every written form lists them: by experiment id. */
+const byExperiment = (shown: readonly ShownVariant[]) => [...shown].sort((one, two) => (one.experiment < two.experiment ? -1 : 1));
+
 /** The stored and reported form: 'hero-words:b,other:a' ('' outside every experiment). */
 export function formatShown(shown: readonly ShownVariant[]): string {
-  return [...shown]
-    .sort((one, two) => (one.experiment < two.experiment ? -1 : 1))
+  return byExperiment(shown)
     .map(({ experiment, variant }) => `${experiment}:${variant}`)
     .join(',');
 }
@@ -96,8 +98,7 @@ const subIdMarker = '9';
  * within the strictest network rule the README lists (ClickBank's 24).
  */
 export function variantSubId(placementCode: string, shown: readonly ShownVariant[]): string {
-  const sorted = [...shown].sort((one, two) => (one.experiment < two.experiment ? -1 : 1));
-  return placementCode + subIdMarker + sorted.map(({ experiment, variant }) => experimentCode(experiment) + variant).join('');
+  return placementCode + subIdMarker + byExperiment(shown).map(({ experiment, variant }) => experimentCode(experiment) + variant).join('');
 }
 
 const variantSubIdPattern = /^([a-z]{2})9((?:[a-z2-7]{4}[a-d]){1,4})$/;
