@@ -17,6 +17,10 @@ export interface Schema {
   closed_days: ClosedDaysTable;
   daily_conversions: DailyConversionsTable;
   daily_variant_conversions: DailyVariantConversionsTable;
+  filtered_counts: FilteredCountsTable;
+  releases: ReleasesTable;
+  incidents: IncidentsTable;
+  outbox: OutboxTable;
   schema_migrations: SchemaMigrationsTable;
 }
 
@@ -180,6 +184,58 @@ export interface DailyVariantConversionsTable {
   currency: string;
   conversions: number;
   payout_micros: number;
+}
+
+/** Reports a beacon refused or skipped, per UTC day, beacon ('click', 'view') and reason (server/beacons/filterReasons.ts). */
+export interface FilteredCountsTable {
+  day: string;
+  beacon: string;
+  reason: string;
+  count: number;
+}
+
+/** A build the site served: its stamp (dist/build-stamp), when an instance first started on it, and what changed. */
+export interface ReleasesTable {
+  stamp: string;
+  first_served_at: number;
+  /** JSON: each content and artwork file's path → a hash of its bytes, to tell the next release what changed. */
+  files: string;
+  /** The files that changed since the release before, in a line; 'first release recorded' for the first. */
+  note: string;
+}
+
+/** Something an alert rule found wrong (server/alerts/): open while closed_at is null, at most one open per rule and subject. */
+export interface IncidentsTable {
+  id: Generated<number>;
+  /** link, sales, views, clicks or database. */
+  rule: string;
+  /** The placement for 'sales', the instance for 'database', '' otherwise. */
+  subject: string;
+  opened_at: number;
+  closed_at: number | null;
+  /** What the alert said. */
+  summary: string;
+  /** What the recovery said, once closed. */
+  recovery: string | null;
+}
+
+/**
+ * A message to send on one channel ('webhook', 'email'): an incident's alert ('opened') or recovery
+ * ('recovered'), or the weekly 'digest'. Due while next_attempt_at is set; sent_at or given_up_at ends it.
+ */
+export interface OutboxTable {
+  id: Generated<number>;
+  incident_id: number | null;
+  event: string;
+  channel: string;
+  /** JSON: the webhook's body, or the e-mail's subject, text and html. */
+  payload: string;
+  created_at: number;
+  attempts: Generated<number>;
+  next_attempt_at: number | null;
+  sent_at: Generated<number | null>;
+  given_up_at: Generated<number | null>;
+  last_error: Generated<string | null>;
 }
 
 export interface SchemaMigrationsTable {

@@ -6,6 +6,7 @@ import closedDays from './005-closedDays';
 import uniqueClickIds from './006-uniqueClickIds';
 import countedConversionsIndex from './007-countedConversionsIndex';
 import experiments from './008-experiments';
+import watching from './009-watching';
 import type { Migration } from './migration';
 
 /**
@@ -13,4 +14,4 @@ import type { Migration } from './migration';
  * db/migrate/). A released step is never edited: a change is a new file, added at the end here. The
  * steps applied are listed in schema_migrations (see ../migrate.ts).
  */
-export const migrations: readonly Migration[] = [clicks, sharedState, conversions, funnel, closedDays, uniqueClickIds, countedConversionsIndex, experiments];
+export const migrations: readonly Migration[] = [clicks, sharedState, conversions, funnel, closedDays, uniqueClickIds, countedConversionsIndex, experiments, watching];
