@@ -13,6 +13,7 @@ import path from 'node:path';
 import * as esbuild from 'esbuild';
 import type { AssetManifest, ScriptAsset } from './server/manifest';
 import { compressText } from './server/staticEntry';
+import { listReleaseFiles, releaseFileName, type ReleaseFile } from './server/releases/releaseFile';
 import { experiments } from './shared/content/experiments';
 import { experimentProblems } from './shared/experiments/checkExperiments';
 
@@ -63,8 +64,11 @@ export function writeIslandRegistry(projectRoot: string = root): Record<string, 
   return modules;
 }
 
-/** Everything the build output depends on; a change to any of these makes the build stale. */
-const sourceRoots = ['client', 'shared', 'server', 'build.ts', 'tsconfig.json', 'package-lock.json'];
+/**
+ * Everything the build output depends on; a change to any of these makes the build stale. art/ too: the
+ * stamp is also the release's identity (server/releases/), and new artwork is a new release.
+ */
+const sourceRoots = ['client', 'shared', 'server', 'art', 'build.ts', 'tsconfig.json', 'package-lock.json'];
 
 function sourceFiles(entry: string): string[] {
   const absolute = path.join(root, entry);
@@ -207,6 +211,9 @@ export async function build(): Promise<AssetManifest> {
     logLevel: 'warning',
   });
 
+  // What the server records as this release when it first starts on it (server/releases/recordRelease.ts).
+  const release: ReleaseFile = { stamp, files: listReleaseFiles(root) };
+  writeFileSync(path.join(distDir, releaseFileName), `${JSON.stringify(release, null, 2)}\n`);
   writeFileSync(stampFile, stamp);
   return manifest;
 }
