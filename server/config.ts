@@ -1,6 +1,12 @@
 import { isIP } from 'node:net';
 import { redactUrl, type DatabaseSettings } from './db/databaseSettings';
 import { isHostName } from './lib/hostName';
+import { isEmailAddress } from './lib/emailAddress';
+import { ConfigError } from './configError';
+import { parseAlertsConfig } from './alerts/alertsConfig';
+import type { AlertsConfig } from './alerts/alertTypes';
+
+export { ConfigError };
 
 /** Everything the server reads from its environment, parsed and checked once at start-up. */
 export interface Config {
@@ -29,6 +35,8 @@ export interface Config {
   contactEmail: string | undefined;
   /** The key the affiliate networks' postbacks carry; undefined means /api/conversions does not exist. */
   conversionsKey: string | undefined;
+  /** Where alerts (and the weekly digest) go; undefined when neither a webhook nor e-mail is set (server/alerts/alertsConfig.ts). */
+  alerts: AlertsConfig | undefined;
 }
 
 export interface StatisticsConfig {
@@ -44,11 +52,6 @@ export interface StatisticsConfig {
  * Operators set AFFILIATE_URL to their own link; start-up warns while this default is in use.
  */
 export const SAMPLE_AFFILIATE_URL = 'https://www.example.com/register?ref=auctions-guide';
-
-/** A bad environment value: the message names the variable and what is wrong with it. */
-export class ConfigError extends Error {
-  override name = 'ConfigError';
-}
 
 type Env = Record<string, string | undefined>;
 
@@ -69,6 +72,7 @@ export function loadConfig(env: Env = process.env): Config {
     linkCheckHours: parseLinkCheckHours(env.LINK_CHECK_HOURS),
     contactEmail: parseContactEmail(env.CONTACT_EMAIL, siteUrl),
     conversionsKey: parseConversionsKey(env),
+    alerts: parseAlertsConfig(env, siteUrl),
   };
 }
 
@@ -231,9 +235,6 @@ function parseLinkCheckHours(raw: string | undefined): number | undefined {
   return Number(value);
 }
 
-/** One address, as people type it: a local part, @, and a domain with at least one dot. */
-const emailPattern = /^[^\s@<>()[\]\\,;:"]+@[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)+$/;
-
 /**
  * The policies promise readers a way to reach the operator, so a public (https) site must have one.
  * Unset is allowed only on a local preview (http SITE_URL), where the pages say plainly that it is missing.
@@ -246,7 +247,7 @@ function parseContactEmail(raw: string | undefined, siteUrl: string): string | u
     }
     return undefined;
   }
-  if (value.length > 254 || !emailPattern.test(value)) {
+  if (!isEmailAddress(value)) {
     throw new ConfigError(`CONTACT_EMAIL must be one email address such as privacy@auctions.example.com, got "${raw}"`);
   }
   return value;
