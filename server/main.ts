@@ -12,6 +12,9 @@ import { LinkMonitor } from './linkHealth/linkMonitor';
 import { consoleLogger } from './lib/logger';
 import { ManifestError } from './manifest';
 import { openReportReader } from './reports/reportReader';
+import { releaseRecorderOf } from './releases/recordRelease';
+import { distDir } from './lib/paths';
+import { flushIntervalMs } from './beacons/filteredCounter';
 
 /** A start-up problem the operator can fix: one clear line, exit code 1, no stack trace. */
 function fail(message: string): never {
@@ -75,12 +78,17 @@ async function start() {
   });
 
   // Old salts deleted, finished days closed, raw rows past the retention period deleted: now, and then every few minutes (see jobs/maintenance.ts).
+  // This build recorded as a release once across instances (server/releases/); with the database down, again each round until it is.
+  const releaseRecorder = stores && releaseRecorderOf(stores.database.db, distDir, consoleLogger);
   const maintain = () => {
     if (stores && config.statistics) void runMaintenance(stores, consoleLogger, config.statistics.retentionDays);
+    void releaseRecorder?.record();
   };
   maintain();
   stores?.reports.warmUp();
   const maintenanceTimer = setInterval(maintain, maintenanceIntervalMs).unref();
+  // The reports the beacons did not count, added to the database every few seconds (a crash loses at most these).
+  const filteredTimer = setInterval(() => void stores?.filtered.flush(), flushIntervalMs).unref();
 
   let stopping = false;
   const stop = (signal: string) => {
@@ -88,9 +96,12 @@ async function start() {
     stopping = true;
     consoleLogger.info(`${signal} received: finishing in-flight requests, then exiting`);
     clearInterval(maintenanceTimer);
+    clearInterval(filteredTimer);
     linkMonitor?.stop();
     void shutDown(server, config.shutdownTimeoutMs).then(async (outcome) => {
       if (outcome === 'timeout') consoleLogger.info(`requests still open after ${config.shutdownTimeoutMs} ms were cut off`);
+      // The last requests' filtered counts, once no request can add more (a database down keeps them unwritten).
+      await stores?.filtered.flush();
       // Every acknowledged click is already committed; closing folds SQLite's WAL back into the main file.
       await stores?.reports.close().catch((error: unknown) => consoleLogger.error('closing the report reader failed', error));
       await stores?.database.close().catch((error: unknown) => consoleLogger.error('closing the database failed', error));

@@ -6,9 +6,11 @@ import { earningsOf, mainCurrency, type Earnings } from './earnings';
 import { readReportBasis } from './dayCounts';
 import type { DayCount } from './dimensions';
 import type { OpenDayCounter } from './openDays';
+import { readReleasesReport, type ReleasesReport } from '../releases/releaseReport';
 import { experiments as contentExperiments } from '../../shared/content/experiments';
 import type { Experiment } from '../../shared/experiments/experiment';
 import { readExperimentReports, type ExperimentReport } from '../experiments/experimentReport';
+import { readFilteredCounts, type FilteredCounts } from './filteredCounts';
 import {
   readConversionCounts,
   readPerDay,
@@ -80,6 +82,10 @@ export interface FunnelReport {
   pages: { page: string; views: number; visitors: number; clicks: number; clickers: number }[];
   /** Each listed experiment over its whole life up to `to`, whatever the range (server/experiments/experimentReport.ts). */
   experiments: ExperimentReport[];
+  /** The beacons' reports not counted over the range, per reason and per day (server/funnelReport/filteredCounts.ts). */
+  filtered: FilteredCounts;
+  /** The releases first served in the range (the newest 10), each compared per placement over the week before and after (server/releases/releaseReport.ts). */
+  releases: ReleasesReport;
 }
 
 /** Sources past the listed ones, added up. */
@@ -102,6 +108,8 @@ export interface FunnelReportOptions {
   openDays?: OpenDayCounter;
   /** The experiments to report; shared/content/experiments.ts's unless given. */
   experiments?: readonly Experiment[];
+  /** The moment the report is read (the clock's unless given): how far the week after a release has gone. */
+  now?: Date;
 }
 
 /** What /admin and npm run stats list unless asked for every source. */
@@ -148,6 +156,8 @@ export async function readFunnelReport(db: Kysely<Schema>, range: ReportRange, o
     sourceDays.length === 0 ? { top: [], totals: [] } : await readTopValuesPerDayWithTotals(db, 'source', { from: sourceDays[0]!, to: range.to }, span, daySourceLimit);
   const currency = mainCurrency(conversions);
   const experiments = await readExperimentReports(db, span, range.to, currency, options.experiments ?? contentExperiments);
+  const releases = await readReleasesReport(db, range, span, currency, options.now);
+  const filtered = await readFilteredCounts(db, range);
   const earnings = (rows: readonly ConversionCount[] = []) => earningsOf(rows, currency);
 
   const knownPlacements: readonly string[] = affiliatePlacements;
@@ -206,6 +216,8 @@ export async function readFunnelReport(db: Kysely<Schema>, range: ReportRange, o
     referrers: referrers.filter((row) => row.clicks > 0).map((row) => ({ host: row.value, clicks: row.clicks })),
     pages: pages.map(({ value, views, visitors, clicks, clickers }) => ({ page: value, views, visitors, clicks, clickers })),
     experiments,
+    filtered,
+    releases,
   };
 }
 
