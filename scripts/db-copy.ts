@@ -39,6 +39,7 @@ function summary(report: CopyReport): string {
     line('daily conversion totals', report.dailyConversions),
     line('daily conversion totals in experiments', report.dailyVariantConversions),
     line('link checks', report.linkChecks),
+    line('reports not counted (per day, beacon and reason)', report.filteredCounts, 'the target counted those days itself and keeps its own'),
   ].join('');
 }
 

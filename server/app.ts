@@ -116,7 +116,7 @@ export function createApp(config: Config, options: AppOptions = {}): express.Exp
 
   if (stores) {
     // Clicks and views each have limits of their own: one visitor sends many more views than clicks.
-    const guards = (rateLimiter: RateLimiter, addressRateLimiter: RateLimiter) => ({ hashVisitor: stores.hashVisitor, rateLimiter, addressRateLimiter, siteUrl: config.siteUrl });
+    const guards = (rateLimiter: RateLimiter, addressRateLimiter: RateLimiter) => ({ hashVisitor: stores.hashVisitor, rateLimiter, addressRateLimiter, siteUrl: config.siteUrl, filtered: stores.filtered });
     const clickGuards = guards(options.clickRateLimiter ?? createRateLimiter(visitorRateLimit), options.addressRateLimiter ?? createRateLimiter(addressRateLimit));
     const viewGuards = guards(options.viewRateLimiter ?? createRateLimiter(viewVisitorRateLimit), options.viewAddressRateLimiter ?? createRateLimiter(viewAddressRateLimit));
     app.use(clickRoutes({ store: stores.clicks, experiments, ...clickGuards }));

@@ -6,6 +6,7 @@ import { inProcessReportReader, type ReportReader } from './reports/reportReader
 import { claimJobRun } from './jobs/jobRuns';
 import type { AppDatabase } from './db/openDatabase';
 import { createVisitorHasher, type VisitorHasher } from './beacons/visitorSalts';
+import { createFilteredCounter, type FilteredCounter } from './beacons/filteredCounter';
 
 /** Everything the running site keeps in its database, built on one open database and handed to createApp. */
 export interface StatsStores {
@@ -16,6 +17,8 @@ export interface StatsStores {
   /** Page views, reported by the entry script. */
   views: ViewStore;
   hashVisitor: VisitorHasher;
+  /** The beacons' reports not counted, per day and reason: held in memory, flushed by server/main.ts. */
+  filtered: FilteredCounter;
   linkChecks: LinkCheckLog;
   /** Where reports and the closing of days read (see reportReader.ts): apart from the stores that record. */
   reports: ReportReader;
@@ -32,6 +35,7 @@ export function createStatsStores(database: AppDatabase, reports: ReportReader =
     conversions: createConversionStore(database.db),
     views: createViewStore(database.db),
     hashVisitor: createVisitorHasher(database.db),
+    filtered: createFilteredCounter(database.db),
     linkChecks: databaseLinkCheckLog(database.db, claim),
     reports,
     claimJobRun: claim,

@@ -9,8 +9,10 @@ import { DailySourceTable } from './DailySourceTable';
 import { DailyTable } from './DailyTable';
 import { ExperimentTables } from './ExperimentTables';
 import { FunnelSummary } from './FunnelSummary';
+import { FilteredTable } from './FilteredTable';
 import { PageTable } from './PageTable';
 import { PlacementTable } from './PlacementTable';
+import { ReleaseTable } from './ReleaseTable';
 import { Caption, ScrollBox } from './ScrollBox';
 import { SourceTable } from './SourceTable';
 import { ColumnHeads } from './ColumnHeads';
@@ -183,18 +185,22 @@ export function AdminPage({ report, rangeError, linkHealth, affiliateUrl }: Admi
                 Conversions count under the day of the click that led to them (the day they arrived when no click matched), so a
                 range’s conversions are what its clicks earned; refunds and chargebacks are taken out.
               </p>
+              <h2>Not counted, and why</h2>
+              <FilteredTable report={report} />
               <h2>By placement</h2>
               <PlacementTable report={report} />
               <h2>By source</h2>
               <SourceTable report={report} />
               <h2>Experiments</h2>
               <ExperimentTables report={report} />
+              <h2>Releases</h2>
+              <ReleaseTable report={report} />
               <h2>Day by day</h2>
               <div className="charts">
                 {report.totals.map(({ placement }) => (
                   <figure key={placement}>
                     <figcaption>{placement}</figcaption>
-                    <ClickChart placement={placement} days={report.days} />
+                    <ClickChart placement={placement} days={report.days} releases={report.releases.compared} />
                   </figure>
                 ))}
               </div>

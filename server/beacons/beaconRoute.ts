@@ -4,6 +4,8 @@ import { deviceClass, isBot, isPrefetch, optsOut, type DeviceClass } from './req
 import { clientKey } from '../limits/clientKey';
 import type { VisitorHasher } from './visitorSalts';
 import { isHostName } from '../lib/hostName';
+import type { FilteredCounter } from './filteredCounter';
+import type { FilteredBeacon, FilterReason } from './filterReasons';
 
 /**
  * What every report a visitor's browser sends (clicks, page views) goes through before its own rules:
@@ -20,6 +22,8 @@ export interface BeaconGuardOptions {
   addressRateLimiter: RateLimiter;
   /** The configured public origin, accepted as Origin besides the request's own host (a proxy may rename it). */
   siteUrl: string;
+  /** Counts each report refused or skipped, per day and reason (filterReasons.ts), in memory: never waits. */
+  filtered: FilteredCounter;
   now?: () => Date;
 }
 
@@ -34,8 +38,8 @@ export interface BeaconRouteOptions<Report> extends BeaconGuardOptions {
   endpoint: string;
   /** Larger bodies are not reports: refused before they are read. */
   maxBytes: number;
-  /** What one report tells of, for the answers' words: 'click', 'view'. */
-  subject: string;
+  /** What one report tells of, for the answers' words and as filtered_counts names the beacon: 'click', 'view'. */
+  subject: FilteredBeacon;
   /** What a valid report names, for the 400 answer: 'a known placement'. */
   expected: string;
   /** The report in a request (its body as text, and for pings its query and headers); undefined when it is not a valid one. */
@@ -102,13 +106,15 @@ export function storedReferrerHost(referrer: unknown, ownHost: string): string |
  * learned by probing; 400 for anything but a small, well-formed report (`read`); 403 from another site;
  * 429 when one visitor or one address (an IPv6 /64) reports too fast; 503 with Retry-After when the
  * database cannot take it; 405 for other methods. The 204 is sent only after the row is committed, so an
- * acknowledged report is never lost. Never a cookie, never cached.
+ * acknowledged report is never lost. Never a cookie, never cached. Every answer but 204-recorded, 503
+ * and 405 is counted in `filtered` under its reason (filterReasons.ts), and nothing else about it is kept.
  */
 export function beaconRoute<Report>(options: BeaconRouteOptions<Report>): express.Router {
-  const { endpoint, maxBytes, subject, expected, read, record, hashVisitor, rateLimiter, addressRateLimiter, siteUrl, now = () => new Date() } = options;
+  const { endpoint, maxBytes, subject, expected, read, record, hashVisitor, rateLimiter, addressRateLimiter, siteUrl, filtered, now = () => new Date() } = options;
   const router = express.Router({ caseSensitive: true, strict: true });
   const readBody = express.raw({ type: () => true, limit: maxBytes, inflate: false });
   const tooBig = `Expected a ${subject} report of at most ${maxBytes} bytes`;
+  const countFiltered = (reason: FilterReason) => filtered.count(subject, reason, now());
 
   // A declared body past the limit is refused before a byte of it is read, and the connection closed, so
   // the client cannot make the server read (or wait for) the rest.
@@ -116,10 +122,12 @@ export function beaconRoute<Report>(options: BeaconRouteOptions<Report>): expres
     const declared = Number(req.get('content-length') ?? 0);
     if (!(declared > maxBytes)) return next();
     res.set({ 'Cache-Control': 'no-store', Connection: 'close' });
+    countFiltered('malformed');
     reject(res, 400, tooBig);
   };
 
   const tooMany = (res: Response, waitMs: number) => {
+    countFiltered('rate-limited');
     res.set('Retry-After', String(Math.ceil(waitMs / 1000)));
     reject(res, 429, `Too many ${subject} reports`);
   };
@@ -131,14 +139,22 @@ export function beaconRoute<Report>(options: BeaconRouteOptions<Report>): expres
 
   const handleReport: RequestHandler = async (req, res) => {
     res.set('Cache-Control', 'no-store');
-    if (isCrossSite(req, siteUrl)) return reject(res, 403, `Only this site's pages may send ${subject} reports`);
+    if (isCrossSite(req, siteUrl)) {
+      countFiltered('cross-site');
+      return reject(res, 403, `Only this site's pages may send ${subject} reports`);
+    }
     const userAgent = req.get('user-agent') ?? '';
-    if (isPrefetch(req.headers) || isBot(userAgent) || optsOut(req.headers)) {
+    const skipped: FilterReason | undefined = isPrefetch(req.headers) ? 'prefetch' : isBot(userAgent) ? 'bot' : optsOut(req.headers) ? 'opted-out' : undefined;
+    if (skipped) {
+      countFiltered(skipped);
       res.status(204).end();
       return;
     }
     const report = read(req, Buffer.isBuffer(req.body) ? req.body.toString('utf8') : '');
-    if (report === undefined) return reject(res, 400, `Expected a ${subject} report of ${expected}`);
+    if (report === undefined) {
+      countFiltered('malformed');
+      return reject(res, 400, `Expected a ${subject} report of ${expected}`);
+    }
 
     const ip = req.ip ?? '';
     const address = clientKey(ip);
@@ -172,6 +188,7 @@ export function beaconRoute<Report>(options: BeaconRouteOptions<Report>): expres
   const badBody: ErrorRequestHandler = (error: { status?: unknown }, _req, res, next) => {
     if (res.headersSent || !(typeof error?.status === 'number' && error.status >= 400 && error.status < 500)) return next(error);
     res.set('Cache-Control', 'no-store');
+    countFiltered('malformed');
     reject(res, 400, tooBig);
   };
 

@@ -30,6 +30,8 @@ export interface CopyReport {
   /** The folded conversions that were in an experiment (schema 8). */
   dailyVariantConversions: CopyCounts;
   linkChecks: CopyCounts;
+  /** The beacons' reports not counted, per day, beacon and reason (schema 9). */
+  filteredCounts: CopyCounts;
 }
 
 const batchSize = 1000;
@@ -81,6 +83,8 @@ export async function copyDatabase(source: Kysely<Schema>, target: Kysely<Schema
         ? await copyDailyRows(target, 'daily_variant_conversions', ['day', 'variants', 'currency'], ['conversions', 'payout_micros'], await allRows(source, 'daily_variant_conversions'))
         : none(),
     linkChecks: await copyRows(source, target, 'link_checks', 'checked_at', ['checked_at', 'url', 'final_url', 'status', 'redirects', 'ms', 'error', 'verdict']),
+    // Keyed like the daily totals: a day the target already counted for a beacon and reason keeps its own number.
+    filteredCounts: sourceSchema >= 9 ? await copyDailyRows(target, 'filtered_counts', ['day', 'beacon', 'reason'], ['count'], await allRows(source, 'filtered_counts')) : none(),
   };
 }
 
@@ -192,7 +196,7 @@ async function copyConversions(source: Kysely<Schema>, target: Kysely<Schema>, f
   }
 }
 
-type DailyTable = 'daily_counts' | 'closed_days' | 'daily_conversions' | 'daily_variant_conversions';
+type DailyTable = 'daily_counts' | 'closed_days' | 'daily_conversions' | 'daily_variant_conversions' | 'filtered_counts';
 
 /** Every row of a keyed table, in key order. */
 async function allRows(source: Kysely<Schema>, table: DailyTable, where: (query: any) => any = (query) => query): Promise<Row[]> {

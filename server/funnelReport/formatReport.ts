@@ -1,6 +1,7 @@
 import type { FunnelReport, OtherSources } from './funnelReport';
 import type { Earnings } from './earnings';
 import { amountText, counted, rate, revenueText, share, sourceName } from './reportNumbers';
+import { filterReasons } from '../beacons/filterReasons';
 
 type Align = 'left' | 'right';
 
@@ -9,7 +10,7 @@ type Align = 'left' | 'right';
  * unless `align` says otherwise. A cell of several lines (revenue in several currencies) continues on
  * lines of its own below its row.
  */
-function table(rows: string[][], textColumns: number, align: Align[] = []): string {
+export function table(rows: string[][], textColumns: number, align: Align[] = []): string {
   const lines = rows.flatMap((row) => {
     const height = Math.max(...row.map((cell) => cell.split('\n').length));
     return Array.from({ length: height }, (_, line) => row.map((cell) => cell.split('\n')[line] ?? ''));
@@ -33,7 +34,7 @@ const revenueCell = (earnings: Earnings, per?: number) => revenueText(earnings, 
 const cut = (text: string, most = 28) => (text.length > most ? `${text.slice(0, most - 1)}…` : text);
 
 /** Visitors, then visitors who clicked, then conversions, each with its rate; a rate of nothing is left out. */
-function funnelLines({ all }: FunnelReport): string[] {
+export function funnelLines({ all }: FunnelReport): string[] {
   const of = (text: string, whole: number) => (whole === 0 ? '' : text);
   return [
     table(
@@ -49,7 +50,7 @@ function funnelLines({ all }: FunnelReport): string[] {
   ];
 }
 
-function placementLines(report: FunnelReport): string[] {
+export function placementLines(report: FunnelReport): string[] {
   const { all } = report;
   const rows: string[][] = [['Placement', 'Clicks', 'Visitors', 'Share', 'Conv.', 'Conv. rate', 'Revenue', 'EPC']];
   const row = (name: string, count: FunnelReport['totals'][number]) => [
@@ -74,7 +75,7 @@ function placementLines(report: FunnelReport): string[] {
 /** The name of the row that adds up the sources past the listed ones. */
 const otherSourcesName = (others: OtherSources) => `(${others.sourceCount} other${others.sourceCount === 1 ? '' : 's'})`;
 
-function sourceLines(report: FunnelReport): string[] {
+export function sourceLines(report: FunnelReport): string[] {
   const others = report.otherSources;
   if (report.sources.length === 0 && !others) return ['No visitors from any source in this range.'];
   const rows: string[][] = [['Source', 'Visitors', 'Clicked', 'Clicks', 'CTR', 'Conv.', 'Revenue']];
@@ -125,8 +126,16 @@ function dayLines(report: FunnelReport): string[] {
   return lines;
 }
 
+/** The reports not counted over the range, per reason (--json has them per day too). */
+function filteredLines({ filtered }: FunnelReport): string[] {
+  const rows: string[][] = [['Reason', 'Views', 'Clicks']];
+  for (const reason of filterReasons) rows.push([reason, String(filtered.reasons[reason].views), String(filtered.reasons[reason].clicks)]);
+  rows.push(['all reasons', String(filtered.views), String(filtered.clicks)]);
+  return [table(rows, 1), 'Kept per day, report kind and reason only; --json has each day.'];
+}
+
 /** Each experiment over its life: per variant its figures and chance to be best, then the verdict. */
-function experimentLines(report: FunnelReport): string[] {
+export function experimentLines(report: FunnelReport): string[] {
   if (report.experiments.length === 0) return ['No experiment is listed (shared/content/experiments.ts).'];
   const lines: string[] = [];
   for (const experiment of report.experiments) {
@@ -165,6 +174,9 @@ export function formatReportTable(report: FunnelReport): string {
     `Affiliate funnel, ${report.from} to ${report.to} (UTC, ${counted(dayCount, 'day')})`,
     '',
     ...funnelLines(report),
+    '',
+    'Not counted (bots, prefetches, opt-outs, refused reports)',
+    ...filteredLines(report),
     '',
     'By placement',
     ...placementLines(report),

@@ -8,6 +8,7 @@ import { openDatabase, type AppDatabase } from '../../server/db/openDatabase';
 import { migrations } from '../../server/db/migrations/index';
 import type { Schema } from '../../server/db/schema';
 import { databaseLinkCheckLog } from '../../server/linkHealth/linkCheckLog';
+import { createFilteredCounter } from '../../server/beacons/filteredCounter';
 import { silentLogger } from '../../server/lib/logger';
 import { createViewStore, type View } from '../../server/views/viewStore';
 import { main as copyMain } from '../../scripts/db-copy';
@@ -38,7 +39,7 @@ function report(fields: ConversionFields) {
 }
 
 /** Every table the copy carries, with the columns of each row but its id. */
-const copiedTables = ['clicks', 'views', 'conversions', 'conversion_events', 'daily_counts', 'closed_days', 'daily_conversions', 'link_checks'] as const;
+const copiedTables = ['clicks', 'views', 'conversions', 'conversion_events', 'daily_counts', 'closed_days', 'daily_conversions', 'link_checks', 'filtered_counts'] as const;
 
 /** A table's rows without their ids, each value as text (PostgreSQL reads bigint back as a string), in one order. */
 async function rowsOf(database: AppDatabase, table: (typeof copiedTables)[number]): Promise<string[]> {
@@ -93,6 +94,11 @@ async function sqliteWithEverything(): Promise<string> {
     ms: 80,
     verdict: 'ok',
   });
+  const filtered = createFilteredCounter(database.db);
+  filtered.count('view', 'bot', today);
+  filtered.count('view', 'bot', today);
+  filtered.count('click', 'malformed', longAgo);
+  await filtered.flush();
   await database.close();
   return file;
 }
@@ -138,6 +144,7 @@ describe('npm run db:copy', () => {
     expect(out).toMatch(/\n  closed days: \d{3,} copied, 0 already there\n/);
     expect(out).toContain('  daily conversion totals: 1 copied, 0 already there\n');
     expect(out).toContain('  link checks: 1 copied, 0 already there\n');
+    expect(out).toContain('  reports not counted (per day, beacon and reason): 2 copied, 0 already there\n');
 
     const stats = await run(statsMain, ['--json', '--from', '2025-01-01', '--to', today.toISOString().slice(0, 10)], { DATABASE_URL: target.url });
     expect(JSON.parse(stats.out).all).toMatchObject({ clicks: 4, visitors: 3 });
@@ -171,6 +178,7 @@ describe('npm run db:copy', () => {
     expect(again.out).toMatch(/\n  closed days: 0 copied, \d{3,} already there\n/);
     expect(again.out).toContain('  daily conversion totals: 0 copied, 1 already there\n');
     expect(again.out).toContain('  link checks: 0 copied, 1 already there\n');
+    expect(again.out).toContain('  reports not counted (per day, beacon and reason): 0 copied, 2 already there\n');
     expect(await allRows(copy)).toEqual(afterFirst);
     await copy.close();
   });

@@ -1,0 +1,72 @@
+import { filterReasons, filterReasonDescriptions } from '../beacons/filterReasons';
+import type { FilteredFigures } from '../funnelReport/filteredCounts';
+import type { FunnelReport } from '../funnelReport/funnelReport';
+import { ColumnHeads } from './ColumnHeads';
+import { Caption, ScrollBox } from './ScrollBox';
+import { DaysTable, maxTableDays } from './tableDays';
+
+const pair = ({ views, clicks }: FilteredFigures) => (views > 0 || clicks > 0 ? `${views} / ${clicks}` : '–');
+
+/**
+ * The beacons' reports that were not counted, and why (server/beacons/filterReasons.ts): per reason over
+ * the range, then per day, newest first (at most maxTableDays, as the other day tables), so a filter at
+ * work and a sudden flood both show.
+ */
+export function FilteredTable({ report }: { report: FunnelReport }) {
+  const { filtered } = report;
+  const newest = filtered.days.toReversed();
+  const more = Math.max(0, newest.length - maxTableDays);
+  return (
+    <>
+      <ScrollBox label="Reports not counted, by reason">
+        <table>
+          <Caption>
+            Reports not counted, by reason, {report.from} to {report.to}
+          </Caption>
+          <ColumnHeads columns={['Reason', 'Page views', 'Clicks']} />
+          <tbody>
+            {filterReasons.map((reason) => (
+              <tr key={reason}>
+                <th scope="row">
+                  {reason}
+                  <span className="muted description"> {filterReasonDescriptions[reason]}</span>
+                </th>
+                <td>{filtered.reasons[reason].views}</td>
+                <td>{filtered.reasons[reason].clicks}</td>
+              </tr>
+            ))}
+          </tbody>
+          <tfoot>
+            <tr>
+              <th scope="row">All reasons</th>
+              <td>{filtered.views}</td>
+              <td>{filtered.clicks}</td>
+            </tr>
+          </tfoot>
+        </table>
+      </ScrollBox>
+      <p className="muted">
+        Only a day, the kind of report, the reason and a number are kept: nothing about who sent it. Each server adds its counts every 10 seconds,
+        so the last few are not here yet.
+      </p>
+      {newest.length > 0 && (
+        <DaysTable label="Reports not counted per day" caption=", days with none left out; page views / clicks" more={more}>
+          <ColumnHeads columns={['Day', 'All', ...filterReasons]} />
+          <tbody>
+            {newest.slice(0, maxTableDays).map((entry) => (
+              <tr key={entry.day}>
+                <th scope="row" className="day">
+                  {entry.day}
+                </th>
+                <td>{pair(entry)}</td>
+                {filterReasons.map((reason) => (
+                  <td key={reason}>{pair(entry.reasons[reason])}</td>
+                ))}
+              </tr>
+            ))}
+          </tbody>
+        </DaysTable>
+      )}
+    </>
+  );
+}
