@@ -147,6 +147,10 @@ export const privacyPolicy: ProsePage = {
         },
         {
           kind: 'paragraph',
+          text: 'For the page-view and click reports we do not count (from automated programs, loaded in advance, sent with Global Privacy Control or Do Not Track, sent too fast, sent from another website’s page, or unreadable), we keep only a daily tally: the date, whether it was a page-view or a click report, which of those reasons applied, and how many there were. Nothing about who sent them is kept: no IP address, no user agent, no visitor code.',
+        },
+        {
+          kind: 'paragraph',
           text: 'We keep each click record for {clickRetentionDays} days. After that we keep only the daily number of clicks and of different visitors for each button, page, type of device, referring website and website or campaign that sent them, which cannot be linked to anyone, and delete the individual records.',
         },
         {

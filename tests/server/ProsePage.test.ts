@@ -112,6 +112,16 @@ describe('the privacy policy on click counting', () => {
     expect(words).toContain(`We keep each sale record for ${minimumConversionDays} days or 400 days, whichever is longer`);
   });
 
+  it('says what the tally of reports not counted holds: a day, the kind, a reason and a number, nothing about the visitor; not with counting off', async () => {
+    const tally = 'we keep only a daily tally: the date, whether it was a page-view or a click report, which of those reasons applied, and how many there were';
+    const words = parseHtml((await request(await createTestApp()).get('/privacy-policy').expect(200)).text).text('main');
+    expect(words).toContain(tally);
+    expect(words).toContain('Nothing about who sent them is kept: no IP address, no user agent, no visitor code.');
+    expect(words).toContain('Last updated: October 2025');
+    const off = await request(await createTestApp({ CLICK_STATS: 'off' })).get('/privacy-policy').expect(200);
+    expect(parseHtml(off.text).text('main')).not.toContain('daily tally');
+  });
+
   it('leaves the section out when click counting is off', async () => {
     const { text } = await request(await createTestApp({ CLICK_STATS: 'off' })).get('/privacy-policy').expect(200);
     // The whole response on purpose: the words may appear nowhere, not even in an id or a heading's label.
