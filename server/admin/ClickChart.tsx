@@ -1,4 +1,5 @@
 import type { FunnelReport } from '../funnelReport/funnelReport';
+import { releaseMarkLabel, type ReleaseMarkOf } from './releaseMarks';
 
 /** Close to the size a chart is shown at, so its 10-unit labels read as about 10 px. */
 const width = 300;
@@ -10,6 +11,8 @@ const maxBars = 92;
 export interface ClickChartProps {
   placement: string;
   days: FunnelReport['days'];
+  /** Releases to mark on the bars of their days (a dashed line and a tooltip; the summary names them). */
+  releases?: readonly ReleaseMarkOf[];
 }
 
 /**
@@ -17,17 +20,20 @@ export interface ClickChartProps {
  * nothing for the browser to run, and crisp at any size. Screen readers get a one-sentence summary; the
  * numbers are in the tables.
  */
-export function ClickChart({ placement, days }: ClickChartProps) {
+export function ClickChart({ placement, days, releases = [] }: ClickChartProps) {
   const counts = days.map((entry) => entry.placements[placement]?.clicks ?? 0);
   const total = counts.reduce((sum, count) => sum + count, 0);
   const peak = Math.max(...counts, 0);
   const peakDay = days[counts.indexOf(peak)]?.day;
   const first = days[0]?.day ?? '';
   const last = days.at(-1)?.day ?? '';
+  const dayIndex = new Map(days.map((entry, index) => [entry.day, index]));
+  const marked = releases.filter((release) => dayIndex.has(release.day));
+  const releaseWords = marked.length === 0 ? '' : `; ${marked.map((release) => `${releaseMarkLabel(release)} on ${release.day}`).join('; ')}`;
   const summary =
-    total === 0
+    (total === 0
       ? `${placement}: no clicks from ${first} to ${last}`
-      : `${placement}: ${total} clicks from ${first} to ${last}, most on ${peakDay} (${peak})`;
+      : `${placement}: ${total} clicks from ${first} to ${last}, most on ${peakDay} (${peak})`) + releaseWords;
   const daysPerBar = Math.max(1, Math.ceil(counts.length / maxBars));
   const bars = Array.from({ length: Math.ceil(counts.length / daysPerBar) }, (_, bar) => {
     const start = bar * daysPerBar;
@@ -50,6 +56,16 @@ export function ClickChart({ placement, days }: ClickChartProps) {
           <rect key={label} x={index * slot + (slot - barWidth) / 2} y={plotHeight - barHeight} width={barWidth} height={barHeight} fill="#13315c">
             <title>{`${label}: ${count}`}</title>
           </rect>
+        );
+      })}
+      {marked.map((release) => {
+        const x = Math.floor(dayIndex.get(release.day)! / daysPerBar) * slot + slot / 2;
+        return (
+          <g key={release.stamp} className="release-mark">
+            <title>{`${releaseMarkLabel(release)} on ${release.day}`}</title>
+            <line x1={x} y1={12} x2={x} y2={plotHeight} stroke="#a14b00" strokeWidth={1} strokeDasharray="3 2" />
+            <path d={`M${x - 4} 12 L${x + 4} 12 L${x} 18 Z`} fill="#a14b00" />
+          </g>
         );
       })}
       {barPeak > 0 && (

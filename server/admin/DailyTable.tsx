@@ -2,6 +2,7 @@ import type { FunnelReport } from '../funnelReport/funnelReport';
 import { Amounts } from './Amounts';
 import { DaysTable, tableDays } from './tableDays';
 import { ColumnHeads } from './ColumnHeads';
+import { ReleaseMarks, releasesByDay } from './releaseMarks';
 
 const pair = (count: number, visitors: number) => (count > 0 ? `${count} / ${visitors}` : '–');
 
@@ -12,6 +13,7 @@ const pair = (count: number, visitors: number) => (count > 0 ? `${count} / ${vis
 export function DailyTable({ report }: { report: FunnelReport }) {
   const placements = report.totals.map((row) => row.placement);
   const { shown: active, more } = tableDays(report);
+  const releases = releasesByDay(report.releases.compared);
   if (active.length === 0) return null;
   return (
     <DaysTable label="Views, clicks and conversions per day" caption=", days with nothing left out; views and clicks as count / unique visitors" more={more}>
@@ -21,6 +23,7 @@ export function DailyTable({ report }: { report: FunnelReport }) {
           <tr key={entry.day}>
             <th scope="row" className="day">
               {entry.day}
+              <ReleaseMarks releases={releases.get(entry.day)} />
             </th>
             <td>{pair(entry.all.views, entry.all.viewVisitors)}</td>
             <td>{pair(entry.all.clicks, entry.all.visitors)}</td>

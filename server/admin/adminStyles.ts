@@ -39,6 +39,7 @@ th.name{text-align:left;white-space:normal}
 .charts figure{margin:0;background:#fff;border:1px solid #cbd2d9;border-radius:.5rem;padding:.5rem .75rem}
 figcaption{font-weight:600}
 .chart{width:100%;height:auto;display:block}
+.release-mark{color:#a14b00}
 `;
 
 export const adminCssHash = `'sha256-${createHash('sha256').update(adminCss).digest('base64')}'`;

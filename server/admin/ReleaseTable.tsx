@@ -1,0 +1,97 @@
+import type { FunnelReport } from '../funnelReport/funnelReport';
+import { amountText, counted } from '../funnelReport/reportNumbers';
+import type { Interval } from '../releases/intervals';
+import { maxReportedReleases, windowDays, type ReleaseComparison, type ReleaseWindow } from '../releases/releaseReport';
+import { ColumnHeads } from './ColumnHeads';
+import { Caption, ScrollBox } from './ScrollBox';
+
+export const releaseTableCaption = 'Releases (observed, not a controlled test)';
+
+/** A proportion as a percentage with one decimal: a week's click-through differs in tenths. */
+const percent = (value: number) => `${(value * 100).toFixed(1)}%`;
+
+/** "10.0% (4.3–21.4%)"; "–" with no page views. */
+export function clickThroughText({ clickThrough, clickThroughInterval }: Pick<ReleaseWindow, 'clickThrough' | 'clickThroughInterval'>): string {
+  if (clickThrough === null) return '–';
+  return clickThroughInterval ? `${percent(clickThrough)} (${percent(clickThroughInterval.low)}–${percent(clickThroughInterval.high)})` : percent(clickThrough);
+}
+
+const amount = (value: number, currency: string) => amountText(value, currency).replace(` ${currency}`, '');
+
+/** "8.00 USD (0.29–24.78)"; "–" with no clicks. */
+export function earningsPerClickText({ earningsPerClick, earningsPerClickInterval }: Pick<ReleaseWindow, 'earningsPerClick' | 'earningsPerClickInterval'>, currency: string): string {
+  if (earningsPerClick === null) return '–';
+  const interval: Interval | null = earningsPerClickInterval;
+  return `${amountText(earningsPerClick, currency)}${interval ? ` (${amount(interval.low, currency)}–${amount(interval.high, currency)})` : ''}`;
+}
+
+/** "the 7 days from it", "the 3 days from it so far", "none yet". */
+export function afterWindowText(after: ReleaseWindow): string {
+  if (after.days === 0) return 'no day after it yet';
+  return after.days < windowDays ? `${counted(after.days, 'day')} from it so far (today included)` : `${counted(after.days, 'day')} from it`;
+}
+
+function ReleaseRows({ release, currency }: { release: ReleaseComparison; currency: string }) {
+  const active = release.placements.filter(({ before, after }) => before.clicks + after.clicks + before.conversions + after.conversions > 0);
+  const after = release.placements[0]?.after;
+  return (
+    <tbody>
+      <tr>
+        <th scope="colgroup" colSpan={5} className="name">
+          Release {release.stamp}, first served {release.firstServedAt.slice(0, 16).replace('T', ' ')} UTC
+          <span className="muted description">
+            {release.note}. Before: the {windowDays} days before {release.day}; after: {after ? afterWindowText(after) : 'no day after it yet'}.
+          </span>
+        </th>
+      </tr>
+      {active.length === 0 ? (
+        <tr>
+          <td colSpan={5}>No clicks in either week.</td>
+        </tr>
+      ) : (
+        active.map(({ placement, before, after: afterWindow }) => (
+          <tr key={placement}>
+            <th scope="row">{placement}</th>
+            <td>{clickThroughText(before)}</td>
+            <td>{clickThroughText(afterWindow)}</td>
+            <td>{earningsPerClickText(before, currency)}</td>
+            <td>{earningsPerClickText(afterWindow, currency)}</td>
+          </tr>
+        ))
+      )}
+    </tbody>
+  );
+}
+
+/**
+ * The releases first served in the range (the newest maxReportedReleases), each with its placements'
+ * click-through (clicks per page view) and earnings per click in the week before its day and the week
+ * from it, with 95% intervals. An observation, said so in its caption: nothing else was held still.
+ */
+export function ReleaseTable({ report }: { report: FunnelReport }) {
+  const { inRange, compared } = report.releases;
+  if (compared.length === 0) return <p className="muted">No release was first served from {report.from} to {report.to}.</p>;
+  return (
+    <>
+      <ScrollBox label={releaseTableCaption}>
+        <table>
+          <Caption>
+            {releaseTableCaption}
+            {inRange > compared.length ? `: the newest ${maxReportedReleases} of ${inRange} in this range` : ''}, newest first; 95% intervals in brackets
+          </Caption>
+          <ColumnHeads columns={['Placement', 'Click-through before', 'Click-through after', 'Earnings per click before', 'Earnings per click after']} />
+          {compared.map((release) => (
+            <ReleaseRows key={release.stamp} release={release} currency={report.currency} />
+          ))}
+        </table>
+      </ScrollBox>
+      <p className="muted">
+        An observation, not a controlled test: everything else that changed in those weeks (the season, a campaign, a network’s offer)
+        is in the difference too, and the release’s own day counts after it although it began under the release before. Click-through is a
+        placement’s clicks per page view of the whole site; earnings per click are in {report.currency}, from the conversions of those
+        clicks. Where the intervals of before and after overlap, the difference may well be chance. Placements with no click in either
+        week are left out.
+      </p>
+    </>
+  );
+}
