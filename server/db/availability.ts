@@ -8,6 +8,8 @@ import type { Logger } from '../lib/logger';
  */
 export interface Availability {
   readonly available: boolean;
+  /** When the current outage began (ms since the epoch); undefined while the database answers. */
+  readonly downSince: number | undefined;
   watch<T>(operation: Promise<T>): Promise<T>;
   /** An error reported outside a query, such as an idle pooled connection that the server closed. */
   failed(error: unknown): void;
@@ -32,6 +34,9 @@ export function createAvailability(name: string, logger: Logger, now: () => numb
   return {
     get available() {
       return downSince === undefined;
+    },
+    get downSince() {
+      return downSince;
     },
     watch(operation) {
       return operation.then(

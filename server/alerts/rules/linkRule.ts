@@ -1,0 +1,35 @@
+import type { LinkCheckResult } from '../../linkHealth/checkLink';
+import type { LinkCheckLog } from '../../linkHealth/linkCheckLog';
+import { linkHealthState } from '../../linkHealth/linkMonitor';
+import { formatMoment, type RuleVerdict } from './ruleVerdict';
+
+/** As many checks as the link monitor reads: more than enough to find the start of a broken streak. */
+export const linkHistory = 50;
+
+/**
+ * The link monitor's own rule (linkHealthState: two 404/410 answers in a row, 'blocked' and 'error'
+ * neither adding to nor ending a streak): broken opens 'link'; the next 'ok' closes it. A single broken
+ * check, or checks that say nothing, give no verdict.
+ */
+export function linkVerdict(recent: readonly LinkCheckResult[]): RuleVerdict | undefined {
+  const state = linkHealthState(recent);
+  const last = state.last;
+  if (!last) return undefined;
+  if (state.broken) {
+    return {
+      rule: 'link',
+      subject: '',
+      wrong: true,
+      summary: `The affiliate link looks broken: ${last.url} answered ${last.status ?? 'nothing'} on ${state.consecutiveBroken} checks in a row (the latest at ${formatMoment(last.checkedAt.getTime())}). Visitors who click may land on an error page: check AFFILIATE_URL with the affiliate network.`,
+    };
+  }
+  if (last.verdict === 'ok') {
+    return { rule: 'link', subject: '', wrong: false, recovery: `The affiliate link works again: ${last.url} answered ${last.status ?? 'ok'} at ${formatMoment(last.checkedAt.getTime())}.` };
+  }
+  return undefined;
+}
+
+/** Reads the shared history of checks (the link monitor writes it, whichever instance checked). */
+export async function readLinkVerdict(log: LinkCheckLog): Promise<RuleVerdict | undefined> {
+  return linkVerdict(await log.recent(linkHistory));
+}

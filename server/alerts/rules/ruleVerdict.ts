@@ -1,0 +1,16 @@
+import type { AlertRule } from '../alertTypes';
+
+/**
+ * What a rule concluded about one subject (a placement, or '' for the site): something is wrong (an
+ * incident opens, with summary as the alert's text), or it is fine (an open incident closes, with
+ * recovery as its text). A subject the rule cannot judge (too little data) gets no verdict, and whatever
+ * is open about it stays open.
+ */
+export type RuleVerdict =
+  | { rule: AlertRule; subject: string; wrong: true; summary: string }
+  | { rule: AlertRule; subject: string; wrong: false; recovery: string };
+
+/** A moment as the alerts write it: 2026-11-20 12:00 UTC. */
+export function formatMoment(at: number): string {
+  return `${new Date(at).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+}

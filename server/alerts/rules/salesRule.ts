@@ -1,0 +1,155 @@
+import { sql, type Kysely } from 'kysely';
+import { affiliatePlacements } from '../../../shared/affiliate';
+import type { Schema } from '../../db/schema';
+import { readLastClosedDay } from '../../funnelReport/dayCounts';
+import { addDays, utcDay } from '../../lib/utcDay';
+import { chanceOfNone, expectedThreshold, formatChance, noneIsUnlikely } from './chanceOfNone';
+import { formatMoment, type RuleVerdict } from './ruleVerdict';
+
+/** The conversion rate is that of the 30 UTC days that end on the day of the placement's last sale. */
+export const rateWindowDays = 30;
+
+const dayMs = 86_400_000;
+
+/** What the sales rule reads about one placement. */
+export interface SalesFacts {
+  placement: string;
+  /** The latest sale not reversed; undefined when the placement has none kept (or none ever). */
+  lastSaleAt?: number;
+  /** In the rateWindowDays ending on the last sale's day: its sales (not reversed) and its clicks. */
+  windowSales: number;
+  windowClicks: number;
+  /** Clicks after the last sale, counted up to clickCap(rate) and no further. */
+  clicksSince: number;
+}
+
+/** conversions ÷ clicks of the window, at most 1; undefined with no click or no sale (nothing to expect). */
+export function conversionRate({ windowSales, windowClicks }: Pick<SalesFacts, 'windowSales' | 'windowClicks'>): number | undefined {
+  if (!(windowClicks > 0) || !(windowSales > 0) || !Number.isFinite(windowClicks) || !Number.isFinite(windowSales)) return undefined;
+  return Math.min(windowSales / windowClicks, 1);
+}
+
+/**
+ * How many clicks since the last sale need counting to decide: one past the number at which the sales
+ * expected pass ln 100. Counting stops there, so a placement silent for a year costs what a day does.
+ */
+export function clickCap(rate: number): number {
+  return Math.ceil(expectedThreshold / rate) + 1;
+}
+
+/**
+ * Sales gone silent on a placement: the clicks since its last sale, times the rate at which its clicks
+ * converted in the 30 days up to that sale, is the number of sales expected since; when seeing none has a
+ * chance under 1% (e^(−expected) < 1%: more than ln 100 ≈ 4.6 expected, about 230 clicks at 2%), it is
+ * wrong. Fine once a new sale comes (the clicks since it start again from none). No rate, no verdict.
+ */
+export function salesVerdict(facts: SalesFacts): RuleVerdict | undefined {
+  const { placement, lastSaleAt, windowSales, windowClicks, clicksSince } = facts;
+  const rate = conversionRate(facts);
+  if (lastSaleAt === undefined || rate === undefined || !Number.isFinite(clicksSince) || clicksSince < 0) return undefined;
+  const expected = clicksSince * rate;
+  if (!noneIsUnlikely(expected)) {
+    return { rule: 'sales', subject: placement, wrong: false, recovery: `Sales on ${placement} again: the latest at ${formatMoment(lastSaleAt)}.` };
+  }
+  const clicks = clicksSince >= clickCap(rate) ? `more than ${clicksSince - 1}` : String(clicksSince);
+  return {
+    rule: 'sales',
+    subject: placement,
+    wrong: true,
+    summary:
+      `No sale on ${placement} since ${formatMoment(lastSaleAt)}, though ${clicks} clicks came since. In the ${rateWindowDays} days up to that sale, ` +
+      `${windowSales} of ${windowClicks} clicks converted (${formatChance(rate)}), so ${expected.toFixed(1)} sales were expected and the chance of none is ${formatChance(chanceOfNone(expected))}. ` +
+      `The network may have stopped sending postbacks, or the link lost its sub-ID.`,
+  };
+}
+
+const count = (row: { n: unknown } | undefined) => Number(row?.n ?? 0);
+
+/**
+ * One placement's facts, each read bounded whatever the tables' age: the last sale is the first row of
+ * conversions_by_placement_time read backwards; the window's clicks are at most 30 rows of daily_counts
+ * plus the raw clicks of its days not closed yet (clicks_by_placement_time); its sales one index range;
+ * the clicks since are counted with a LIMIT of clickCap(rate).
+ */
+export async function readSalesFacts(db: Kysely<Schema>, placement: string): Promise<SalesFacts> {
+  const none: SalesFacts = { placement, windowSales: 0, windowClicks: 0, clicksSince: 0 };
+  const last = await db
+    .selectFrom('conversions')
+    .select('received_at')
+    .where('placement', '=', placement)
+    .where('reversed_at', 'is', null)
+    .orderBy('received_at', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  if (!last) return none;
+  const lastSaleAt = Number(last.received_at);
+  const to = utcDay(new Date(lastSaleAt));
+  const from = addDays(to, 1 - rateWindowDays);
+  const windowStart = Date.parse(`${from}T00:00:00Z`);
+  const windowEnd = Date.parse(`${to}T00:00:00Z`) + dayMs;
+
+  const lastClosed = await readLastClosedDay(db);
+  const closedTo = lastClosed < to ? lastClosed : to;
+  const closedClicks =
+    closedTo < from
+      ? 0
+      : count(
+          await db
+            .selectFrom('daily_counts')
+            .select((eb) => eb.fn.sum<number>('clicks').as('n'))
+            .where('dimension', '=', 'placement')
+            .where('value', '=', placement)
+            .where('day', '>=', from)
+            .where('day', '<=', closedTo)
+            .executeTakeFirst(),
+        );
+  const openFrom = lastClosed === '' || lastClosed < from ? windowStart : Math.max(windowStart, Date.parse(`${addDays(lastClosed, 1)}T00:00:00Z`));
+  const openClicks =
+    openFrom >= windowEnd
+      ? 0
+      : count(
+          await db
+            .selectFrom('clicks')
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .where('placement', '=', placement)
+            .where('at', '>=', openFrom)
+            .where('at', '<', windowEnd)
+            .executeTakeFirst(),
+        );
+  const windowSales = count(
+    await db
+      .selectFrom('conversions')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('placement', '=', placement)
+      .where('received_at', '>=', windowStart)
+      .where('received_at', '<', windowEnd)
+      .where('reversed_at', 'is', null)
+      .executeTakeFirst(),
+  );
+  const windowClicks = closedClicks + openClicks;
+  const rate = conversionRate({ windowSales, windowClicks });
+  if (rate === undefined) return { ...none, lastSaleAt, windowSales, windowClicks };
+  const since = await db
+    .selectFrom((eb) =>
+      eb
+        .selectFrom('clicks')
+        .select(sql<number>`1`.as('one'))
+        .where('placement', '=', placement)
+        .where('at', '>', lastSaleAt)
+        .limit(clickCap(rate))
+        .as('since'),
+    )
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirst();
+  return { placement, lastSaleAt, windowSales, windowClicks, clicksSince: count(since) };
+}
+
+/** Every placement's verdict (there are six), in order. */
+export async function readSalesVerdicts(db: Kysely<Schema>): Promise<RuleVerdict[]> {
+  const verdicts: RuleVerdict[] = [];
+  for (const placement of affiliatePlacements) {
+    const verdict = salesVerdict(await readSalesFacts(db, placement));
+    if (verdict) verdicts.push(verdict);
+  }
+  return verdicts;
+}

@@ -1,0 +1,85 @@
+import { sql, type Kysely } from 'kysely';
+import type { Schema } from '../../db/schema';
+import { chanceOfNone, expectedThreshold, formatChance, noneIsUnlikely } from './chanceOfNone';
+import { formatMoment, type RuleVerdict } from './ruleVerdict';
+
+/** How long without a single view (or click) counts as silence. */
+export const silenceSpanMs = 60 * 60_000;
+/** How many earlier days' same span make the usual count. */
+export const usualDays = 14;
+/**
+ * Of those days, how many must have had at least one: "usually". It keeps one day's burst (a launch, a
+ * link shared once) from making an hour look busy that is quiet on every other day.
+ */
+export const usualDaysWithSome = 10;
+/**
+ * Each earlier day's count stops here: one day at this count already makes the average pass ln 100, so
+ * counting further could not change the verdict, and a busy day costs no more than a quiet one.
+ */
+export const dayCountCap = Math.floor(usualDays * expectedThreshold) + 1;
+
+const dayMs = 86_400_000;
+
+export type SilenceRule = 'views' | 'clicks';
+
+const nouns: Record<SilenceRule, string> = { views: 'page views', clicks: 'clicks' };
+
+/** What the silence rule reads about views or clicks. */
+export interface SilenceFacts {
+  /** Recorded in the span up to now, counted to 1 (only none or some matters). */
+  recent: number;
+  /** The same span of each of the usualDays days before, newest first, each counted up to dayCountCap. */
+  earlier: readonly number[];
+}
+
+/**
+ * Views (or clicks) gone silent: none in the last 60 minutes, while the same 60 minutes of the 14 days
+ * before averaged more than ln 100 ≈ 4.6 (so none has a chance under 1%) and had some on at least 10 of
+ * them. Some in the span is fine. Otherwise no verdict: an hour that is usually quiet says nothing.
+ */
+export function silenceVerdict(rule: SilenceRule, { recent, earlier }: SilenceFacts, now: number): RuleVerdict | undefined {
+  const noun = nouns[rule];
+  const minutes = silenceSpanMs / 60_000;
+  if (recent > 0) return { rule, subject: '', wrong: false, recovery: `${capitalized(noun)} are recorded again: some in the ${minutes} minutes up to ${formatMoment(now)}.` };
+  if (earlier.length === 0 || !Number.isFinite(recent)) return undefined;
+  const counts = earlier.map((value) => (Number.isFinite(value) && value > 0 ? Math.min(value, dayCountCap) : 0));
+  const expected = counts.reduce((sum, value) => sum + value, 0) / counts.length;
+  const daysWithSome = counts.filter((value) => value > 0).length;
+  if (!noneIsUnlikely(expected) || daysWithSome < Math.min(usualDaysWithSome, counts.length)) return undefined;
+  return {
+    rule,
+    subject: '',
+    wrong: true,
+    summary:
+      `No ${noun} recorded in the ${minutes} minutes up to ${formatMoment(now)}, though the same ${minutes} minutes of the ${counts.length} days before had ` +
+      `${counts.some((value) => value >= dayCountCap) ? 'at least ' : ''}${expected.toFixed(1)} on average (some on ${daysWithSome} of them): the chance of none is ${formatChance(chanceOfNone(expected))}. ` +
+      `The site may be down, or its ${rule === 'views' ? 'page-view reporting' : 'click reporting'} broken (after a release?).`,
+  };
+}
+
+const capitalized = (text: string) => text[0]!.toUpperCase() + text.slice(1);
+
+/** Rows of the table with `at` in [from, to), counted up to `cap` on its time index (views_by_time, clicks_by_time). */
+async function countCapped(db: Kysely<Schema>, table: SilenceRule, from: number, to: number, cap: number): Promise<number> {
+  const row = await db
+    .selectFrom((eb) => eb.selectFrom(table).select(sql<number>`1`.as('one')).where('at', '>=', from).where('at', '<', to).limit(cap).as('span'))
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirst();
+  return Number(row?.n ?? 0);
+}
+
+/** Reads the facts: 1 + 14 capped counts on the time index, at most 1 + 14 × 65 rows whatever the table's size. */
+export async function readSilenceFacts(db: Kysely<Schema>, table: SilenceRule, now: number): Promise<SilenceFacts> {
+  const recent = await countCapped(db, table, now - silenceSpanMs, now + 1, 1);
+  if (recent > 0) return { recent, earlier: [] };
+  const earlier: number[] = [];
+  for (let day = 1; day <= usualDays; day += 1) {
+    const end = now + 1 - day * dayMs;
+    earlier.push(await countCapped(db, table, end - silenceSpanMs - 1, end, dayCountCap));
+  }
+  return { recent, earlier };
+}
+
+export async function readSilenceVerdict(db: Kysely<Schema>, table: SilenceRule, now: number): Promise<RuleVerdict | undefined> {
+  return silenceVerdict(table, await readSilenceFacts(db, table, now), now);
+}

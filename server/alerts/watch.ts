@@ -1,0 +1,139 @@
+import type { Kysely } from 'kysely';
+import type { Schema } from '../db/schema';
+import { firstLine, messageOf } from '../lib/errorText';
+import type { Logger } from '../lib/logger';
+import type { LinkCheckLog } from '../linkHealth/linkCheckLog';
+import type { DatabaseOutage } from './databaseOutage';
+import type { IncidentStore } from './incidents';
+import { readLinkVerdict } from './rules/linkRule';
+import type { RuleVerdict } from './rules/ruleVerdict';
+import { readSalesVerdicts } from './rules/salesRule';
+import { readSilenceVerdict } from './rules/silenceRule';
+
+/** Every instance looks this often (the database rule is each instance's own). */
+export const watchTickMs = 60_000;
+/** The rules that read the database run once per period of this length, across instances. */
+export const watchPeriodMs = 5 * 60_000;
+
+export interface RuleSources {
+  db: Kysely<Schema>;
+  /** The shared link-check history, when LINK_CHECK_HOURS is set; undefined turns the link rule off. */
+  linkChecks?: LinkCheckLog;
+}
+
+/** What one run of the rules changed: the incidents this caller opened and closed (another instance's changes are not here). */
+export interface RulesRun {
+  opened: { rule: string; subject: string }[];
+  closed: { rule: string; subject: string }[];
+  /** Rules that could not be read, with why; the others ran. */
+  failed: { rule: string; error: string }[];
+}
+
+const rules: { name: string; read: (sources: RuleSources, now: number) => Promise<(RuleVerdict | undefined)[]> }[] = [
+  { name: 'link', read: async ({ linkChecks }) => (linkChecks ? [await readLinkVerdict(linkChecks)] : []) },
+  { name: 'sales', read: ({ db }) => readSalesVerdicts(db) },
+  { name: 'views', read: async ({ db }, now) => [await readSilenceVerdict(db, 'views', now)] },
+  { name: 'clicks', read: async ({ db }, now) => [await readSilenceVerdict(db, 'clicks', now)] },
+];
+
+/**
+ * Runs the rules that read the database, at `now`: opens an incident for each wrong verdict and closes
+ * the open one of each fine verdict (only those open, so a quiet run writes nothing). Safe to run on
+ * two instances at once: the incident store lets one of them alert. Never throws; a rule that fails is
+ * listed and the others still run.
+ */
+export async function runRules(sources: RuleSources, incidents: IncidentStore, now: number): Promise<RulesRun> {
+  const run: RulesRun = { opened: [], closed: [], failed: [] };
+  let open: Set<string>;
+  try {
+    open = new Set((await incidents.openIncidents()).map((incident) => `${incident.rule}\u0000${incident.subject}`));
+  } catch (error) {
+    run.failed.push({ rule: 'all', error: firstLine(messageOf(error)) });
+    return run;
+  }
+  for (const rule of rules) {
+    try {
+      for (const verdict of await rule.read(sources, now)) {
+        if (!verdict) continue;
+        const key = `${verdict.rule}\u0000${verdict.subject}`;
+        if (verdict.wrong && !open.has(key)) {
+          if (await incidents.open(verdict.rule, verdict.subject, verdict.summary, now)) run.opened.push({ rule: verdict.rule, subject: verdict.subject });
+        } else if (!verdict.wrong && open.has(key)) {
+          if (await incidents.close(verdict.rule, verdict.subject, verdict.recovery, now)) run.closed.push({ rule: verdict.rule, subject: verdict.subject });
+        }
+      }
+    } catch (error) {
+      run.failed.push({ rule: rule.name, error: firstLine(messageOf(error)) });
+    }
+  }
+  return run;
+}
+
+export interface AlertWatchOptions extends RuleSources {
+  incidents: IncidentStore;
+  /** True for the one instance that claims a job's run for a period (server/jobs/jobRuns.ts). */
+  claimJobRun(job: string, period: string): Promise<boolean>;
+  /** This instance's database rule. */
+  outage: DatabaseOutage;
+  /** Whether the database answers: while it does not, a failed rule is the outage's, already logged. */
+  available: () => boolean;
+  logger: Logger;
+  now?: () => number;
+}
+
+/**
+ * The watch on one instance: an unref'd timer every minute. Each look runs this instance's database
+ * rule, then, once per five-minute period across instances (claimed in job_runs), the rules that read
+ * the database. Never throws, never overlaps itself; all of it is small queries, nothing long in this thread.
+ */
+export class AlertWatch {
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+  /** The last period this instance tried to claim, so a claim is written once per period, not once a minute. */
+  private claimedPeriod: number | undefined;
+
+  constructor(private readonly options: AlertWatchOptions) {}
+
+  /** A look right away, then every minute. */
+  start(): void {
+    if (this.timer) return;
+    this.timer = setInterval(() => void this.tick(), watchTickMs).unref();
+    void this.tick();
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+    this.timer = undefined;
+  }
+
+  /** One look; a call while one is under way gets that one. */
+  tick(): Promise<void> {
+    this.running ??= this.look().finally(() => {
+      this.running = undefined;
+    });
+    return this.running;
+  }
+
+  private async look(): Promise<void> {
+    const { outage, claimJobRun, incidents, logger, available, now = Date.now } = this.options;
+    try {
+      const at = now();
+      await outage.check(at);
+      if (!available()) return;
+      const period = Math.floor(at / watchPeriodMs);
+      if (period === this.claimedPeriod) return;
+      if (!(await claimJobRun('watch', String(period)))) {
+        this.claimedPeriod = period;
+        return;
+      }
+      this.claimedPeriod = period;
+      const run = await runRules(this.options, incidents, at);
+      for (const { rule, subject } of run.opened) logger.error(`alert: ${rule}${subject ? ` (${subject})` : ''} opened`);
+      for (const { rule, subject } of run.closed) logger.info(`alert: ${rule}${subject ? ` (${subject})` : ''} recovered`);
+      if (available()) for (const { rule, error } of run.failed) logger.error(`alert rule ${rule} could not run: ${error}`);
+    } catch (error) {
+      // The database stopped answering mid-look: its availability logged that; the next look tries again.
+      if (available()) logger.error(`the alert watch failed: ${firstLine(messageOf(error))}; it looks again in a minute`);
+    }
+  }
+}
