@@ -1,35 +1,10 @@
 import type { FunnelReport } from '../funnelReport/funnelReport';
-import { amountText, counted } from '../funnelReport/reportNumbers';
-import type { Interval } from '../releases/intervals';
-import { maxReportedReleases, windowDays, type ReleaseComparison, type ReleaseWindow } from '../releases/releaseReport';
+import { maxReportedReleases, windowDays, type ReleaseComparison } from '../releases/releaseReport';
+import { afterWindowText, clickThroughText, earningsPerClickText } from '../releases/releaseText';
 import { ColumnHeads } from './ColumnHeads';
 import { Caption, ScrollBox } from './ScrollBox';
 
 export const releaseTableCaption = 'Releases (observed, not a controlled test)';
-
-/** A proportion as a percentage with one decimal: a week's click-through differs in tenths. */
-const percent = (value: number) => `${(value * 100).toFixed(1)}%`;
-
-/** "10.0% (4.3–21.4%)"; "–" with no page views. */
-export function clickThroughText({ clickThrough, clickThroughInterval }: Pick<ReleaseWindow, 'clickThrough' | 'clickThroughInterval'>): string {
-  if (clickThrough === null) return '–';
-  return clickThroughInterval ? `${percent(clickThrough)} (${percent(clickThroughInterval.low)}–${percent(clickThroughInterval.high)})` : percent(clickThrough);
-}
-
-const amount = (value: number, currency: string) => amountText(value, currency).replace(` ${currency}`, '');
-
-/** "8.00 USD (0.29–24.78)"; "–" with no clicks. */
-export function earningsPerClickText({ earningsPerClick, earningsPerClickInterval }: Pick<ReleaseWindow, 'earningsPerClick' | 'earningsPerClickInterval'>, currency: string): string {
-  if (earningsPerClick === null) return '–';
-  const interval: Interval | null = earningsPerClickInterval;
-  return `${amountText(earningsPerClick, currency)}${interval ? ` (${amount(interval.low, currency)}–${amount(interval.high, currency)})` : ''}`;
-}
-
-/** "the 7 days from it", "the 3 days from it so far", "none yet". */
-export function afterWindowText(after: ReleaseWindow): string {
-  if (after.days === 0) return 'no day after it yet';
-  return after.days < windowDays ? `${counted(after.days, 'day')} from it so far (today included)` : `${counted(after.days, 'day')} from it`;
-}
 
 function ReleaseRows({ release, currency }: { release: ReleaseComparison; currency: string }) {
   const active = release.placements.filter(({ before, after }) => before.clicks + after.clicks + before.conversions + after.conversions > 0);
@@ -40,7 +15,9 @@ function ReleaseRows({ release, currency }: { release: ReleaseComparison; curren
         <th scope="colgroup" colSpan={5} className="name">
           Release {release.stamp}, first served {release.firstServedAt.slice(0, 16).replace('T', ' ')} UTC
           <span className="muted description">
-            {release.note}. Before: the {windowDays} days before {release.day}; after: {after ? afterWindowText(after) : 'no day after it yet'}.
+            {' '}
+            {release.note[0]?.toUpperCase()}
+            {release.note.slice(1)}. Before: the {windowDays} days before {release.day}; after: {after ? afterWindowText(after) : 'no day after it yet'}.
           </span>
         </th>
       </tr>

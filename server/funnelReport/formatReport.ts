@@ -2,6 +2,7 @@ import type { FunnelReport, OtherSources } from './funnelReport';
 import type { Earnings } from './earnings';
 import { amountText, counted, rate, revenueText, share, sourceName } from './reportNumbers';
 import { filterReasons } from '../beacons/filterReasons';
+import { releaseLines } from '../releases/formatReleases';
 
 type Align = 'left' | 'right';
 
@@ -192,6 +193,9 @@ export function formatReportTable(report: FunnelReport): string {
     '',
     'Experiments (split tests of the home page\'s words)',
     ...experimentLines(report),
+    '',
+    'Releases (observed, not a controlled test)',
+    ...releaseLines(report, table),
     '',
     'Visitors are unique per day: one who comes back on another day is counted again.',
     'Conversions count under the day of their click (the day they arrived when no click',

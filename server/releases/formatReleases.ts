@@ -1,0 +1,38 @@
+import type { FunnelReport } from '../funnelReport/funnelReport';
+import { maxReportedReleases, windowDays } from './releaseReport';
+import { afterWindowText, clickThroughText, earningsPerClickText } from './releaseText';
+
+type Table = (rows: string[][], textColumns: number) => string;
+
+/**
+ * The releases as npm run stats prints them, briefly: a line per release (stamp, time, note), and the
+ * placements clicked in either week with click-through and earnings per click before and after, as
+ * /admin writes them. `table` is the terminal table's column layout (formatReport.ts).
+ */
+export function releaseLines(report: FunnelReport, table: Table): string[] {
+  const { inRange, compared } = report.releases;
+  if (compared.length === 0) return ['No release was first served in this range.'];
+  const lines: string[] = [];
+  if (inRange > compared.length) lines.push(`The newest ${maxReportedReleases} of ${inRange} releases in this range.`);
+  for (const release of compared) {
+    lines.push(`${release.stamp}  ${release.firstServedAt.slice(0, 16).replace('T', ' ')} UTC  ${release.note}`);
+    const active = release.placements.filter(({ before, after }) => before.clicks + after.clicks + before.conversions + after.conversions > 0);
+    const after = release.placements[0]?.after;
+    if (after && after.days < windowDays) lines.push(`  after: ${afterWindowText(after)}`);
+    if (active.length === 0) {
+      lines.push('  no clicks in either week');
+      continue;
+    }
+    const rows = [['  Placement', 'CTR before', 'CTR after', 'EPC before', 'EPC after']];
+    for (const { placement, before, after: afterWindow } of active) {
+      rows.push([`  ${placement}`, clickThroughText(before), clickThroughText(afterWindow), earningsPerClickText(before, report.currency), earningsPerClickText(afterWindow, report.currency)]);
+    }
+    lines.push(table(rows, 1));
+  }
+  lines.push(
+    `Before: the ${windowDays} days before a release's day; after: the ${windowDays} days from it. CTR: clicks per`,
+    'page view; EPC: earnings per click. 95% intervals in brackets. An observation, not a',
+    'controlled test: whatever else changed in those weeks is in the difference too.',
+  );
+  return lines;
+}
