@@ -40,20 +40,21 @@ export function comparedFigures(current: FunnelReport, previous: FunnelReport): 
     previous: String(of(previous)),
     change: percentChange(of(current), of(previous)),
   });
-  const money = (amount: number) => (Number.isNaN(amount) ? '–' : amountText(amount, currency));
+  // The currency is named in the label, so the cells stay narrow enough for a phone's width.
+  const money = (amount: number) => (Number.isNaN(amount) ? '–' : amountText(amount, currency).replace(` ${currency}`, ''));
   return [
     count('Visitors', (report) => report.all.viewVisitors),
     count('Visitors who clicked', (report) => report.all.visitors),
     count('Clicks', (report) => report.all.clicks),
     count('Conversions', (report) => report.all.conversions),
     {
-      label: 'Revenue',
+      label: `Revenue (${currency})`,
       current: money(revenueOf(current)) + othersOf(current),
       previous: money(revenueOf(previous)) + othersOf(previous),
       change: percentChange(revenueOf(current), revenueOf(previous)),
     },
     {
-      label: 'Earnings per click',
+      label: `Earnings per click (${currency})`,
       current: money(perClick(current)),
       previous: money(perClick(previous)),
       change: percentChange(perClick(current), perClick(previous)),

@@ -15,6 +15,12 @@ export async function claimJobRun(db: Kysely<Schema>, job: string, period: strin
   return Number(result.numInsertedOrUpdatedRows ?? 0) === 1;
 }
 
+/** Whether some instance has claimed the job's run for the period: a cheap look before work that is only worth doing unclaimed. */
+export async function isJobRunClaimed(db: Kysely<Schema>, job: string, period: string): Promise<boolean> {
+  const row = await db.selectFrom('job_runs').select('job').where('job', '=', job).where('period', '=', period).executeTakeFirst();
+  return row !== undefined;
+}
+
 /** Claims older than this are only history: they are deleted by the daily maintenance. */
 export async function forgetJobRunsBefore(db: Kysely<Schema>, before: Date): Promise<void> {
   await db.deleteFrom('job_runs').where('claimed_at', '<', before.getTime()).execute();

@@ -12,6 +12,10 @@ import { reportRange, type ReportRange } from '../funnelReport/reportRange';
 import { reportTimeoutMs, SlowReportError, tookTooLong } from '../funnelReport/slowReport';
 import { distDir } from '../lib/paths';
 import { isCancelledStatement } from './reportDatabase';
+import type { OutboxMessage } from '../alerts/alertTypes';
+import { readDigestContent, type DigestContext } from '../digest/digestContent';
+import { digestMessage } from '../digest/digestMessage';
+import type { DigestWeek } from '../digest/digestWeek';
 
 /**
  * Where reports are read and their pages rendered: apart from where visits are recorded, as Plausible
@@ -24,6 +28,8 @@ export interface ReportReader {
   readFunnel(range: ReportRange, options?: FunnelReportOptions): Promise<FunnelReport>;
   /** The /admin page of a range's report, as HTML. */
   readAdminPage(range: ReportRange, context: AdminPageContext): Promise<string>;
+  /** The weekly digest of a week against the week before, written (HTML and text) where it was read (server/digest/). */
+  readDigest(week: DigestWeek, context: DigestContext): Promise<OutboxMessage>;
   /** One day's counts from its raw rows, for closing the day (server/jobs/closeDays.ts). */
   readRawDay(day: string): Promise<DayCounts>;
   /**
@@ -54,6 +60,7 @@ export function inProcessReportReader(db: Kysely<Schema>, { timeoutMs = reportTi
   return {
     readFunnel,
     readAdminPage: async (range, context) => adminReportHtml({ ...context, report: await readFunnel(range, adminReportOptions) }),
+    readDigest: async (week, context) => digestMessage(await readDigestContent(db, readFunnel, week, context)),
     readRawDay: (day) => readRawDayCounts(db, day).catch((error: unknown) => slowWhenCancelled(error, timeoutMs)),
     // In this process (tests, scripts) there is nothing to warm: a command reads one report and ends.
     warmUp: () => {},
@@ -64,6 +71,7 @@ export function inProcessReportReader(db: Kysely<Schema>, { timeoutMs = reportTi
 type ReportQuestion =
   | { kind: 'funnel'; range: ReportRange; options?: FunnelReportOptions }
   | { kind: 'adminPage'; range: ReportRange; context: AdminPageContext }
+  | { kind: 'digest'; week: DigestWeek; context: DigestContext }
   | { kind: 'rawDay'; day: string };
 export type ReportRequest = ReportQuestion & { id: number };
 export type ReportResponse = { id: number; result: unknown } | { id: number; error: string; code?: string; slow: boolean };
@@ -145,6 +153,7 @@ export function workerReportReader(settings: DatabaseSettings, { timeoutMs = rep
   return {
     readFunnel: (range, options) => ask<FunnelReport>({ kind: 'funnel', range, options }),
     readAdminPage: (range, context) => ask<string>({ kind: 'adminPage', range, context }),
+    readDigest: (week, context) => ask<OutboxMessage>({ kind: 'digest', week, context }),
     readRawDay: (day) => ask<DayCounts>({ kind: 'rawDay', day }),
     warmUp: () => void ask<string>({ kind: 'adminPage', range: reportRange({}), context: { linkHealth: undefined, affiliateUrl: '' } }).catch(() => {}),
     async close() {

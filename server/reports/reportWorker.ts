@@ -18,6 +18,8 @@ function answer(request: ReportRequest): Promise<unknown> {
       return reader.readFunnel(request.range, request.options);
     case 'adminPage':
       return reader.readAdminPage(request.range, request.context);
+    case 'digest':
+      return reader.readDigest(request.week, request.context);
     case 'rawDay':
       return reader.readRawDay(request.day);
   }

@@ -1,0 +1,61 @@
+import type { Kysely } from 'kysely';
+import type { Schema } from '../db/schema';
+import type { FunnelReport, FunnelReportOptions } from '../funnelReport/funnelReport';
+import type { ReportRange } from '../funnelReport/reportRange';
+import { comparedFigures, type ComparedFigure } from './comparedFigures';
+import type { DigestWeek } from './digestWeek';
+import { readWeekIncidents, type DigestIncident } from './weekIncidents';
+
+/** What the digest is written with besides the database: the public origin its links start with. */
+export interface DigestContext {
+  siteUrl: string;
+}
+
+/** Everything the digest says, read once; its HTML and its text are both written from this. */
+export interface DigestContent {
+  week: DigestWeek;
+  siteUrl: string;
+  current: FunnelReport;
+  previous: FunnelReport;
+  figures: ComparedFigure[];
+  incidents: DigestIncident[];
+}
+
+/** How many sources the digest lists; the rest are added up, as on /admin. */
+export const digestSources = 5;
+
+/**
+ * The week's report reads what a 7-day /admin reads, but lists 5 sources and no day's sources (each
+ * day's are /admin's day table, which a digest has none of; one day is the least the option takes).
+ * The week before is only compared, so it skips the experiments, which cover their whole life anyway.
+ */
+const currentOptions: FunnelReportOptions = { sources: digestSources, daySources: 1, daySourceDays: 1 };
+const previousOptions: FunnelReportOptions = { ...currentOptions, experiments: [] };
+
+/** Reads the digest's two weeks through the report reader's own readFunnel, and the week's incidents. */
+export async function readDigestContent(
+  db: Kysely<Schema>,
+  readFunnel: (range: ReportRange, options?: FunnelReportOptions) => Promise<FunnelReport>,
+  week: DigestWeek,
+  { siteUrl }: DigestContext,
+): Promise<DigestContent> {
+  const [current, previous, incidents] = await Promise.all([
+    readFunnel(week.current, currentOptions),
+    readFunnel(week.previous, previousOptions),
+    readWeekIncidents(db, week.current),
+  ]);
+  return { week, siteUrl, current, previous, figures: comparedFigures(current, previous), incidents };
+}
+
+/** /admin showing a range: where the digest's links go. */
+export const adminRangeUrl = (siteUrl: string, { from, to }: ReportRange) => `${siteUrl}/admin?from=${from}&to=${to}`;
+
+/** The experiments still running: the digest gives their verdict; an ended one is on /admin. */
+export const runningExperiments = (report: FunnelReport) => report.experiments.filter((experiment) => experiment.winner === null);
+
+/** An incident's moment as the digest writes it: "2026-01-13 09:00 UTC". */
+export const incidentTime = (at: number) => `${new Date(at).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+
+/** When an incident ran: "from 2026-01-13 09:00 UTC to 2026-01-13 15:20 UTC", or "since … (still open)". */
+export const incidentSpan = ({ openedAt, closedAt }: DigestIncident) =>
+  closedAt === null ? `since ${incidentTime(openedAt)} (still open)` : `${incidentTime(openedAt)} to ${incidentTime(closedAt)}`;

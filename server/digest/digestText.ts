@@ -1,0 +1,36 @@
+import { experimentLines, funnelLines, placementLines, sourceLines, table } from '../funnelReport/formatReport';
+import { adminRangeUrl, incidentSpan, runningExperiments, type DigestContent } from './digestContent';
+
+/**
+ * The digest's plain-text part: the same figures as its HTML, laid out as npm run stats lays them out
+ * (its own functions write the funnel, placements, sources and experiments), for mail readers that show
+ * text only and for the eye that wants the numbers at once.
+ */
+export function digestText(content: DigestContent): string {
+  const { current: report, week, siteUrl, figures, incidents } = content;
+  const experiments = runningExperiments(report);
+  const lines = [
+    `Weekly digest: ${siteUrl}, ${week.current.from} to ${week.current.to} (UTC)`,
+    '',
+    ...funnelLines(report),
+    '',
+    `Against the 7 days before (${week.previous.from} to ${week.previous.to})`,
+    table([['', 'This week', 'Week before', 'Change'], ...figures.map((figure) => [figure.label, figure.current, figure.previous, figure.change])], 1),
+    '',
+    'By placement',
+    ...placementLines(report),
+    '',
+    'Top sources',
+    ...sourceLines(report),
+    '',
+    ...(experiments.length === 0 ? [] : ['Experiments', ...experimentLines({ ...report, experiments }), '']),
+    'Incidents',
+    ...(incidents.length === 0
+      ? ['No incidents: no alert was raised this week.']
+      : incidents.map((incident) => `- ${incidentSpan(incident)}: ${incident.summary}${incident.recovery ? ` ${incident.recovery}` : ''}`)),
+    '',
+    `These 7 days on /admin: ${adminRangeUrl(siteUrl, week.current)}`,
+    `The 7 before: ${adminRangeUrl(siteUrl, week.previous)}`,
+  ];
+  return `${lines.join('\n')}\n`;
+}
