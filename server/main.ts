@@ -15,6 +15,7 @@ import { openReportReader } from './reports/reportReader';
 import { releaseRecorderOf } from './releases/recordRelease';
 import { distDir } from './lib/paths';
 import { flushIntervalMs } from './beacons/filteredCounter';
+import { createDigestJob } from './digest/digestJob';
 
 /** A start-up problem the operator can fix: one clear line, exit code 1, no stack trace. */
 function fail(message: string): never {
@@ -89,6 +90,12 @@ async function start() {
   const maintenanceTimer = setInterval(maintain, maintenanceIntervalMs).unref();
   // The reports the beacons did not count, added to the database every few seconds (a crash loses at most these).
   const filteredTimer = setInterval(() => void stores?.filtered.flush(), flushIntervalMs).unref();
+  // The weekly digest by e-mail, through the outbox, once across instances; none without e-mail or with DIGEST_DAY=off (server/digest/).
+  const digestJob =
+    stores && config.alerts?.email && config.alerts.digest
+      ? createDigestJob({ db: stores.database.db, reports: stores.reports, schedule: config.alerts.digest, siteUrl: config.siteUrl, logger: consoleLogger, availability: stores.database.availability })
+      : undefined;
+  digestJob?.start();
 
   let stopping = false;
   const stop = (signal: string) => {
@@ -98,6 +105,7 @@ async function start() {
     clearInterval(maintenanceTimer);
     clearInterval(filteredTimer);
     linkMonitor?.stop();
+    digestJob?.stop();
     void shutDown(server, config.shutdownTimeoutMs).then(async (outcome) => {
       if (outcome === 'timeout') consoleLogger.info(`requests still open after ${config.shutdownTimeoutMs} ms were cut off`);
       // The last requests' filtered counts, once no request can add more (a database down keeps them unwritten).
