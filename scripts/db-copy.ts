@@ -40,6 +40,7 @@ function summary(report: CopyReport): string {
     line('daily conversion totals in experiments', report.dailyVariantConversions),
     line('link checks', report.linkChecks),
     line('reports not counted (per day, beacon and reason)', report.filteredCounts, 'the target counted those days itself and keeps its own'),
+    line('releases', report.releases, 'the target recorded those builds first and keeps its own'),
   ].join('');
 }
 

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import { checkSchemaVersion } from './migrate';
 import type { Schema } from './schema';
+import { copyReleases } from '../releases/copyReleases';
 
 export interface CopyCounts {
   /** Rows written to the target. */
@@ -32,6 +33,8 @@ export interface CopyReport {
   linkChecks: CopyCounts;
   /** The beacons' reports not counted, per day, beacon and reason (schema 9). */
   filteredCounts: CopyCounts;
+  /** The builds the site served, one row per stamp (schema 9, server/releases/). */
+  releases: CopyCounts;
 }
 
 const batchSize = 1000;
@@ -85,6 +88,7 @@ export async function copyDatabase(source: Kysely<Schema>, target: Kysely<Schema
     linkChecks: await copyRows(source, target, 'link_checks', 'checked_at', ['checked_at', 'url', 'final_url', 'status', 'redirects', 'ms', 'error', 'verdict']),
     // Keyed like the daily totals: a day the target already counted for a beacon and reason keeps its own number.
     filteredCounts: sourceSchema >= 9 ? await copyDailyRows(target, 'filtered_counts', ['day', 'beacon', 'reason'], ['count'], await allRows(source, 'filtered_counts')) : none(),
+    releases: sourceSchema >= 9 ? await copyReleases(source, target) : none(),
   };
 }
 

@@ -9,6 +9,7 @@ import { migrations } from '../../server/db/migrations/index';
 import type { Schema } from '../../server/db/schema';
 import { databaseLinkCheckLog } from '../../server/linkHealth/linkCheckLog';
 import { createFilteredCounter } from '../../server/beacons/filteredCounter';
+import { recordRelease } from '../../server/releases/recordRelease';
 import { silentLogger } from '../../server/lib/logger';
 import { createViewStore, type View } from '../../server/views/viewStore';
 import { main as copyMain } from '../../scripts/db-copy';
@@ -39,7 +40,7 @@ function report(fields: ConversionFields) {
 }
 
 /** Every table the copy carries, with the columns of each row but its id. */
-const copiedTables = ['clicks', 'views', 'conversions', 'conversion_events', 'daily_counts', 'closed_days', 'daily_conversions', 'link_checks', 'filtered_counts'] as const;
+const copiedTables = ['clicks', 'views', 'conversions', 'conversion_events', 'daily_counts', 'closed_days', 'daily_conversions', 'link_checks', 'filtered_counts', 'releases'] as const;
 
 /** A table's rows without their ids, each value as text (PostgreSQL reads bigint back as a string), in one order. */
 async function rowsOf(database: AppDatabase, table: (typeof copiedTables)[number]): Promise<string[]> {
@@ -99,6 +100,8 @@ async function sqliteWithEverything(): Promise<string> {
   filtered.count('view', 'bot', today);
   filtered.count('click', 'malformed', longAgo);
   await filtered.flush();
+  await recordRelease(database.db, { stamp: 'a'.repeat(64), files: { 'art/hero.svg': '0123456789abcdef' } }, longAgo);
+  await recordRelease(database.db, { stamp: 'b'.repeat(64), files: { 'art/hero.svg': 'fedcba9876543210' } }, today);
   await database.close();
   return file;
 }
@@ -145,6 +148,7 @@ describe('npm run db:copy', () => {
     expect(out).toContain('  daily conversion totals: 1 copied, 0 already there\n');
     expect(out).toContain('  link checks: 1 copied, 0 already there\n');
     expect(out).toContain('  reports not counted (per day, beacon and reason): 2 copied, 0 already there\n');
+    expect(out).toContain('  releases: 2 copied, 0 already there\n');
 
     const stats = await run(statsMain, ['--json', '--from', '2025-01-01', '--to', today.toISOString().slice(0, 10)], { DATABASE_URL: target.url });
     expect(JSON.parse(stats.out).all).toMatchObject({ clicks: 4, visitors: 3 });
@@ -179,6 +183,7 @@ describe('npm run db:copy', () => {
     expect(again.out).toContain('  daily conversion totals: 0 copied, 1 already there\n');
     expect(again.out).toContain('  link checks: 0 copied, 1 already there\n');
     expect(again.out).toContain('  reports not counted (per day, beacon and reason): 0 copied, 2 already there\n');
+    expect(again.out).toContain('  releases: 0 copied, 2 already there\n');
     expect(await allRows(copy)).toEqual(afterFirst);
     await copy.close();
   });
@@ -212,6 +217,18 @@ describe('npm run db:copy', () => {
     expect(await copy.db.selectFrom('daily_counts').select(['clicks', 'clickers']).where('day', '=', '2025-01-15').where('dimension', '=', 'placement').execute()).toEqual([
       { clicks: 7, clickers: 5 },
     ]);
+    await copy.close();
+  });
+
+  it('keeps the first time the target recorded a release it also holds', async () => {
+    const file = await sqliteWithEverything();
+    const copy = await openTarget();
+    await recordRelease(copy.db, { stamp: 'b'.repeat(64), files: {} }, new Date('2026-11-01T08:00:00Z'));
+    const { code, out } = await run(copyMain, ['--from', file, '--to', target.url]);
+    expect(code).toBe(0);
+    expect(out).toContain('  releases: 1 copied, 0 already there, 1 skipped (the target recorded those builds first and keeps its own)\n');
+    const held = await copy.db.selectFrom('releases').select('first_served_at').where('stamp', '=', 'b'.repeat(64)).executeTakeFirstOrThrow();
+    expect(Number(held.first_served_at)).toBe(Date.parse('2026-11-01T08:00:00Z'));
     await copy.close();
   });
 
