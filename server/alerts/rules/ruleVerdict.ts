@@ -12,5 +12,7 @@ export type RuleVerdict =
 
 /** A moment as the alerts write it: 2026-11-20 12:00 UTC. */
 export function formatMoment(at: number): string {
-  return `${new Date(at).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+  const moment = new Date(at);
+  if (Number.isNaN(moment.getTime())) return 'an unknown time';
+  return `${moment.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 }

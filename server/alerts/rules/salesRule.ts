@@ -23,10 +23,17 @@ export interface SalesFacts {
   clicksSince: number;
 }
 
-/** conversions ÷ clicks of the window, at most 1; undefined with no click or no sale (nothing to expect). */
+/**
+ * The most clicks since a sale the rule ever counts: a rate so low that it needs more (under one sale in
+ * about 2.2 million clicks) is no rate to watch. Real windows never come near it.
+ */
+export const maxClickCap = 10_000_000;
+
+/** conversions ÷ clicks of the window, at most 1; undefined with no click or no sale (nothing to expect), or a rate too low to watch. */
 export function conversionRate({ windowSales, windowClicks }: Pick<SalesFacts, 'windowSales' | 'windowClicks'>): number | undefined {
   if (!(windowClicks > 0) || !(windowSales > 0) || !Number.isFinite(windowClicks) || !Number.isFinite(windowSales)) return undefined;
-  return Math.min(windowSales / windowClicks, 1);
+  const rate = Math.min(windowSales / windowClicks, 1);
+  return clickCap(rate) > maxClickCap ? undefined : rate;
 }
 
 /**
