@@ -16,6 +16,7 @@ import { releaseRecorderOf } from './releases/recordRelease';
 import { distDir } from './lib/paths';
 import { flushIntervalMs } from './beacons/filteredCounter';
 import { createDigestJob } from './digest/digestJob';
+import { createAlertSender, createDeliveryChannels } from './alerts/alertSender';
 
 /** A start-up problem the operator can fix: one clear line, exit code 1, no stack trace. */
 function fail(message: string): never {
@@ -90,10 +91,16 @@ async function start() {
   const maintenanceTimer = setInterval(maintain, maintenanceIntervalMs).unref();
   // The reports the beacons did not count, added to the database every few seconds (a crash loses at most these).
   const filteredTimer = setInterval(() => void stores?.filtered.flush(), flushIntervalMs).unref();
+  // Alerts and the digest leave through the outbox: every instance sends what is due, each row once (server/alerts/alertSender.ts).
+  const alertSender =
+    stores && config.alerts
+      ? createAlertSender({ db: stores.database.db, channels: createDeliveryChannels(config.alerts), logger: consoleLogger, availability: stores.database.availability })
+      : undefined;
+  alertSender?.start();
   // The weekly digest by e-mail, through the outbox, once across instances; none without e-mail or with DIGEST_DAY=off (server/digest/).
   const digestJob =
     stores && config.alerts?.email && config.alerts.digest
-      ? createDigestJob({ db: stores.database.db, reports: stores.reports, schedule: config.alerts.digest, siteUrl: config.siteUrl, logger: consoleLogger, availability: stores.database.availability })
+      ? createDigestJob({ db: stores.database.db, reports: stores.reports, schedule: config.alerts.digest, siteUrl: config.siteUrl, logger: consoleLogger, availability: stores.database.availability, enqueued: () => alertSender?.wake() })
       : undefined;
   digestJob?.start();
 
@@ -106,10 +113,13 @@ async function start() {
     clearInterval(filteredTimer);
     linkMonitor?.stop();
     digestJob?.stop();
+    // No new send starts; the one in flight finishes (bounded by its channel's timeouts). Killed first, its claim lapses and a sender sends it again.
+    const alertsStopped = alertSender?.stop();
     void shutDown(server, config.shutdownTimeoutMs).then(async (outcome) => {
       if (outcome === 'timeout') consoleLogger.info(`requests still open after ${config.shutdownTimeoutMs} ms were cut off`);
       // The last requests' filtered counts, once no request can add more (a database down keeps them unwritten).
       await stores?.filtered.flush();
+      await alertsStopped;
       // Every acknowledged click is already committed; closing folds SQLite's WAL back into the main file.
       await stores?.reports.close().catch((error: unknown) => consoleLogger.error('closing the report reader failed', error));
       await stores?.database.close().catch((error: unknown) => consoleLogger.error('closing the database failed', error));
