@@ -13,11 +13,14 @@ function ReleaseRows({ release, currency }: { release: ReleaseComparison; curren
     <tbody>
       <tr>
         <th scope="colgroup" colSpan={5} className="name">
-          Release {release.stamp}, first served {release.firstServedAt.slice(0, 16).replace('T', ' ')} UTC
-          <span className="muted description">
-            {' '}
-            {release.note[0]?.toUpperCase()}
-            {release.note.slice(1)}. Before: the {windowDays} days before {release.day}; after: {after ? afterWindowText(after) : 'no day after it yet'}.
+          {/* Kept within the screen's width while the table scrolls under it, as a caption is. */}
+          <span className="release-head">
+            Release {release.stamp}, first served {release.firstServedAt.slice(0, 16).replace('T', ' ')} UTC
+            <span className="muted description">
+              {' '}
+              {release.note[0]?.toUpperCase()}
+              {release.note.slice(1)}. Before: the {windowDays} days before {release.day}; after: {after ? afterWindowText(after) : 'no day after it yet'}.
+            </span>
           </span>
         </th>
       </tr>

@@ -39,7 +39,11 @@ th.name{text-align:left;white-space:normal}
 .charts figure{margin:0;background:#fff;border:1px solid #cbd2d9;border-radius:.5rem;padding:.5rem .75rem}
 figcaption{font-weight:600}
 .chart{width:100%;height:auto;display:block}
+.banner p,.incidents p{margin:.25rem 0}
+.incidents{list-style:none;padding:0;margin:.5rem 0}
+.incidents li{background:#fff;border:1px solid #cbd2d9;border-radius:.5rem;padding:.5rem .75rem;margin:.5rem 0;overflow-wrap:anywhere}
 .release-mark{color:#a14b00}
+.release-head{display:block;position:sticky;left:.6rem;max-width:calc(100vw - 3.2rem)}
 `;
 
 export const adminCssHash = `'sha256-${createHash('sha256').update(adminCss).digest('base64')}'`;
