@@ -25,6 +25,8 @@ import { experimentProblems } from '../shared/experiments/checkExperiments';
 import type { Experiment } from '../shared/experiments/experiment';
 import { paths } from '../shared/routes';
 import { homeVariantKey } from './experiments/variantAssignment';
+import { readAlertsOverview } from './alerts/alertsOverview';
+import { alertChannels } from './alerts/alertsConfig';
 
 export interface AppOptions {
   /** The client build's manifest; read from dist/ when not given. */
@@ -159,6 +161,7 @@ export function createApp(config: Config, options: AppOptions = {}): express.Exp
         readReportPage: stores && ((range, context) => stores.reports.readAdminPage(range, context)),
         databaseName: stores?.database.name,
         linkHealth: options.linkHealth,
+        readAlerts: stores && (() => readAlertsOverview(stores.database.db, alertChannels(config.alerts), Date.now())),
         logger,
       }),
     );

@@ -17,6 +17,7 @@ import { distDir } from './lib/paths';
 import { flushIntervalMs } from './beacons/filteredCounter';
 import { createDigestJob } from './digest/digestJob';
 import { createAlertSender, createDeliveryChannels } from './alerts/alertSender';
+import { createAlertWatch } from './alerts/watch';
 
 /** A start-up problem the operator can fix: one clear line, exit code 1, no stack trace. */
 function fail(message: string): never {
@@ -103,6 +104,10 @@ async function start() {
       ? createDigestJob({ db: stores.database.db, reports: stores.reports, schedule: config.alerts.digest, siteUrl: config.siteUrl, logger: consoleLogger, availability: stores.database.availability, enqueued: () => alertSender?.wake() })
       : undefined;
   digestJob?.start();
+  // The alert rules, whenever statistics are on (incidents are recorded for /admin even with alerts off); each instance's own database rule (server/alerts/watch.ts).
+  const alertWatch =
+    stores && createAlertWatch(stores, { alerts: config.alerts, siteUrl: config.siteUrl, checksLink: linkMonitor !== undefined, logger: consoleLogger, enqueued: () => alertSender?.wake() });
+  alertWatch?.start();
 
   let stopping = false;
   const stop = (signal: string) => {
@@ -113,6 +118,7 @@ async function start() {
     clearInterval(filteredTimer);
     linkMonitor?.stop();
     digestJob?.stop();
+    alertWatch?.stop();
     // No new send starts; the one in flight finishes (bounded by its channel's timeouts). Killed first, its claim lapses and a sender sends it again.
     const alertsStopped = alertSender?.stop();
     void shutDown(server, config.shutdownTimeoutMs).then(async (outcome) => {

@@ -4,6 +4,8 @@ import { share } from '../funnelReport/reportNumbers';
 import { describeLinkCheck } from '../linkHealth/checkLink';
 import type { LinkHealthState } from '../linkHealth/linkMonitor';
 import { adminCss } from './adminStyles';
+import type { AlertsOverview } from '../alerts/alertsOverview';
+import { AlertsPanel } from './AlertsPanel';
 import { ClickChart } from './ClickChart';
 import { DailySourceTable } from './DailySourceTable';
 import { DailyTable } from './DailyTable';
@@ -24,6 +26,8 @@ export interface AdminPageProps {
   rangeError?: string;
   /** Undefined when the server does not check the link (LINK_CHECK_HOURS unset). */
   linkHealth: LinkHealthState | undefined;
+  /** The open incidents and the last 30 days' alerts (server/alerts/); undefined when click counting is off. */
+  alerts?: AlertsOverview;
   affiliateUrl: string;
 }
 
@@ -158,12 +162,13 @@ export function AdminSlowReportPage({ reason }: { reason: string }) {
 }
 
 /** The operator's private page: link health, then the funnel (views, clicks, conversions) per placement, source and day. Rendered per request, never cached. */
-export function AdminPage({ report, rangeError, linkHealth, affiliateUrl }: AdminPageProps) {
+export function AdminPage({ report, rangeError, linkHealth, affiliateUrl, alerts }: AdminPageProps) {
   return (
     <AdminDocument title="Admin: affiliate funnel">
           <h1>Affiliate funnel</h1>
           <p className="muted">Private to the operator of this site. Days are UTC.</p>
           <LinkHealthPanel linkHealth={linkHealth} affiliateUrl={affiliateUrl} />
+          {alerts && <AlertsPanel alerts={alerts} />}
           {!report ? (
             <p>
               Click counting is off (<code>CLICK_STATS=off</code>): nothing is recorded.

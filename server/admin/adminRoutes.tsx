@@ -2,6 +2,7 @@ import express from 'express';
 import { reportRange, ReportRangeError, type ReportRange } from '../funnelReport/reportRange';
 import { SlowReportError } from '../funnelReport/slowReport';
 import type { LinkHealthState } from '../linkHealth/linkMonitor';
+import type { AlertsOverview } from '../alerts/alertsOverview';
 import type { Logger } from '../lib/logger';
 import { adminHtml, adminReportHtml, type AdminPageContext } from './adminHtml';
 import { requireAdminToken, setPrivateHeaders } from './adminAuth';
@@ -19,6 +20,8 @@ export interface AdminRouteOptions {
   /** How the 503 page names the database, e.g. "DATABASE_URL postgres://user:***@db/site". */
   databaseName?: string;
   linkHealth: (() => Promise<LinkHealthState>) | undefined;
+  /** The Alerts section's incidents: a few bounded reads, made here like linkHealth; undefined when click counting is off. */
+  readAlerts?: () => Promise<AlertsOverview>;
   logger: Logger;
 }
 
@@ -47,14 +50,15 @@ function rangeFromQuery(query: Record<string, unknown>): { range: ReportRange; e
  * is never linked from the public pages, and is neither cached nor indexed. While the database does
  * not answer it is a 503 page saying so.
  */
-export function adminRoutes({ token, affiliateUrl, readReportPage, databaseName = 'the database', linkHealth, logger }: AdminRouteOptions): express.Router {
+export function adminRoutes({ token, affiliateUrl, readReportPage, databaseName = 'the database', linkHealth, readAlerts, logger }: AdminRouteOptions): express.Router {
   const router = express.Router({ caseSensitive: true, strict: true });
   router.get('/admin', requireAdminToken(token), async (req, res) => {
     setPrivateHeaders(res);
     res.set('Content-Security-Policy', adminCsp).type('html');
     const { range, error } = rangeFromQuery(req.query);
     try {
-      const context = { rangeError: error, linkHealth: await linkHealth?.(), affiliateUrl };
+      const [health, alerts] = await Promise.all([linkHealth?.(), readAlerts?.()]);
+      const context = { rangeError: error, linkHealth: health, affiliateUrl, ...(alerts ? { alerts } : {}) };
       res.send(readReportPage ? await readReportPage(range, context) : adminReportHtml({ ...context, report: undefined }));
     } catch (failure) {
       // With click counting off there is no database to blame: that is a fault of ours, not an outage.

@@ -3,11 +3,11 @@ import { formatMoment } from './rules/ruleVerdict';
 
 /** What each rule watches, as an alert's subject line names it. */
 const ruleTitles: Record<AlertRule, (subject: string) => string> = {
-  link: () => 'the affiliate link is broken',
+  link: () => 'affiliate link broken',
   sales: (placement) => `sales gone silent on ${placement}`,
   views: () => 'page views gone silent',
   clicks: () => 'clicks gone silent',
-  database: (instance) => `the statistics database is not answering ${instance}`,
+  database: (instance) => `statistics database not answering ${instance}`,
 };
 
 /** A rule's incident in a few words: "sales gone silent on hero". */

@@ -3,8 +3,13 @@ import type { Schema } from '../db/schema';
 import { firstLine, messageOf } from '../lib/errorText';
 import type { Logger } from '../lib/logger';
 import type { LinkCheckLog } from '../linkHealth/linkCheckLog';
-import type { DatabaseOutage } from './databaseOutage';
-import type { IncidentStore } from './incidents';
+import type { AppDatabase } from '../db/openDatabase';
+import { createDeliveryChannels } from './alertSender';
+import { alertChannels } from './alertsConfig';
+import type { AlertsConfig } from './alertTypes';
+import { DatabaseOutage, thisInstance } from './databaseOutage';
+import type { DeliveryChannel } from './deliveryChannel';
+import { createIncidentStore, type IncidentStore } from './incidents';
 import { readLinkVerdict } from './rules/linkRule';
 import type { RuleVerdict } from './rules/ruleVerdict';
 import { readSalesVerdicts } from './rules/salesRule';
@@ -79,6 +84,8 @@ export interface AlertWatchOptions extends RuleSources {
   available: () => boolean;
   logger: Logger;
   now?: () => number;
+  /** Channels of this watch's own (the database alert's), closed when it stops. */
+  channels?: Partial<Record<string, DeliveryChannel>>;
 }
 
 /**
@@ -104,6 +111,7 @@ export class AlertWatch {
   stop(): void {
     clearInterval(this.timer);
     this.timer = undefined;
+    for (const channel of Object.values(this.options.channels ?? {})) channel?.close();
   }
 
   /** One look; a call while one is under way gets that one. */
@@ -136,4 +144,36 @@ export class AlertWatch {
       if (available()) logger.error(`the alert watch failed: ${firstLine(messageOf(error))}; it looks again in a minute`);
     }
   }
+}
+
+export interface AlertWatchSettings {
+  /** config.alerts: undefined when alerts go nowhere; incidents are still recorded for /admin. */
+  alerts: AlertsConfig | undefined;
+  siteUrl: string;
+  /** Whether LINK_CHECK_HOURS is set: the link rule reads the checks only then. */
+  checksLink: boolean;
+  logger: Logger;
+  /** Wakes the outbox's sender after an alert or recovery was enqueued. */
+  enqueued: () => void;
+}
+
+/** The watch of one running instance, on its open database and stores (server/main.ts starts it whenever statistics are on). */
+export function createAlertWatch(
+  stores: { database: AppDatabase; linkChecks: LinkCheckLog; claimJobRun(job: string, period: string): Promise<boolean> },
+  { alerts, siteUrl, checksLink, logger, enqueued }: AlertWatchSettings,
+): AlertWatch {
+  const { db, availability, name } = stores.database;
+  const incidents = createIncidentStore(db, { channels: alertChannels(alerts), siteUrl, enqueued });
+  const channels = alerts ? createDeliveryChannels(alerts) : {};
+  const outage = new DatabaseOutage({ db, availability, incidents, channels, names: { instance: thisInstance(), database: name }, siteUrl, logger });
+  return new AlertWatch({
+    db,
+    ...(checksLink ? { linkChecks: stores.linkChecks } : {}),
+    incidents,
+    claimJobRun: (job, period) => stores.claimJobRun(job, period),
+    outage,
+    available: () => availability.available,
+    logger,
+    channels,
+  });
 }
