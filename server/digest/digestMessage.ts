@@ -6,7 +6,7 @@ import { digestText } from './digestText';
 
 /** The e-mail's subject: the site, the days, and the week's headline figures, so the inbox alone says how it went. */
 export function digestSubject({ siteUrl, week, figures: [visitors], current: { all, currency } }: DigestContent): string {
-  const headline = [`${all.viewVisitors} visitors${visitors ? ` (${visitors.change})` : ''}`, counted(all.conversions, 'conversion'), amountText(all.revenue, currency)];
+  const headline = [`${counted(all.viewVisitors, 'visitor')}${visitors ? ` (${visitors.change})` : ''}`, counted(all.conversions, 'conversion'), amountText(all.revenue, currency)];
   return `Weekly digest for ${new URL(siteUrl).host}, ${week.current.from} to ${week.current.to}: ${headline.join(', ')}`;
 }
 
