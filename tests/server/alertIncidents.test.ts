@@ -3,7 +3,8 @@ import type { Schema } from '../../server/db/schema';
 import { openDatabase, type AppDatabase } from '../../server/db/openDatabase';
 import { silentLogger, type Logger } from '../../server/lib/logger';
 import { createIncidentStore } from '../../server/alerts/incidents';
-import { runRules } from '../../server/alerts/watch';
+import { AlertWatch, runRules, watchPeriodMs } from '../../server/alerts/watch';
+import { claimJobRun } from '../../server/jobs/jobRuns';
 import { DatabaseOutage } from '../../server/alerts/databaseOutage';
 import type { DeliveryChannel } from '../../server/alerts/deliveryChannel';
 import { readAlertsOverview } from '../../server/alerts/alertsOverview';
@@ -73,6 +74,41 @@ describe.each(engines)('incidents on %s', (engine) => {
     // Closed, the same rule and subject can open a new incident.
     expect(await instances[1]!.store.open('views', '', 'No page views', now + hour)).toMatchObject({ rule: 'views', openedAt: now + hour });
     expect(await events(test.db())).toEqual(['opened webhook', 'opened email', 'recovered webhook', 'recovered email', 'opened webhook', 'opened email']);
+  });
+
+  describe('the watch', () => {
+    it('runs the database rules once per five-minute period across instances, and never throws', async () => {
+      await layOutSilentSales(test.db());
+      const instances = await twoInstances();
+      let clock = now;
+      const claims: string[] = [];
+      const logged: string[] = [];
+      const watches = instances.map(
+        ({ db, store }) =>
+          new AlertWatch({
+            db,
+            incidents: store,
+            claimJobRun: async (job, period) => {
+              claims.push(period);
+              return claimJobRun(db, job, period);
+            },
+            outage: new DatabaseOutage({ db, availability: { downSince: undefined }, incidents: store, channels: {}, names: { instance: 'x', database: 'y' }, siteUrl, logger: silentLogger }),
+            available: () => true,
+            logger: { info: (line: string) => void logged.push(line), error: (line: string) => void logged.push(line) },
+            now: () => clock,
+          }),
+      );
+      await Promise.all(watches.map((watch) => watch.tick()));
+      expect(logged).toEqual(['alert: sales (hero) opened']);
+      // A minute later, the same period: neither instance claims again.
+      clock += 60_000;
+      await Promise.all(watches.map((watch) => watch.tick()));
+      expect(claims).toEqual([String(Math.floor(now / watchPeriodMs)), String(Math.floor(now / watchPeriodMs))]);
+      clock = (Math.floor(now / watchPeriodMs) + 1) * watchPeriodMs;
+      await Promise.all(watches.map((watch) => watch.tick()));
+      expect(claims).toHaveLength(4);
+      expect(await events(test.db())).toEqual(['opened webhook', 'opened email']);
+    });
   });
 
   describe('the database rule', () => {
