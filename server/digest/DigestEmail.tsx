@@ -5,8 +5,8 @@ import { Caption } from '../admin/ScrollBox';
 import { SourceTable } from '../admin/SourceTable';
 import { ColumnHeads } from '../admin/ColumnHeads';
 import type { ComparedFigure } from './comparedFigures';
-import { adminRangeUrl, incidentSpan, runningExperiments, type DigestContent } from './digestContent';
-import type { DigestIncident } from './weekIncidents';
+import type { Incident } from '../alerts/incidents';
+import { adminRangeUrl, incidentHeading, incidentSpan, runningExperiments, type DigestContent } from './digestContent';
 
 function ComparisonTable({ figures, content }: { figures: ComparedFigure[]; content: DigestContent }) {
   const { current, previous } = content.week;
@@ -30,13 +30,13 @@ function ComparisonTable({ figures, content }: { figures: ComparedFigure[]; cont
   );
 }
 
-function IncidentList({ incidents }: { incidents: DigestIncident[] }) {
+function IncidentList({ incidents }: { incidents: Incident[] }) {
   if (incidents.length === 0) return <p>No incidents: no alert was raised this week.</p>;
   return (
     <ul className="incidents">
       {incidents.map((incident) => (
-        <li key={`${incident.rule} ${incident.subject} ${incident.openedAt}`}>
-          <span className="muted">{incidentSpan(incident)}</span> {incident.summary}
+        <li key={incident.id}>
+          <strong>{incidentHeading(incident)}</strong> <span className="muted">{incidentSpan(incident)}</span> {incident.summary}
           {incident.recovery && <span className="muted"> {incident.recovery}</span>}
         </li>
       ))}

@@ -4,7 +4,9 @@ import type { FunnelReport, FunnelReportOptions } from '../funnelReport/funnelRe
 import type { ReportRange } from '../funnelReport/reportRange';
 import { comparedFigures, type ComparedFigure } from './comparedFigures';
 import type { DigestWeek } from './digestWeek';
-import { readWeekIncidents, type DigestIncident } from './weekIncidents';
+import type { Incident } from '../alerts/incidents';
+import { incidentTitle } from '../alerts/alertMessage';
+import { readWeekIncidents } from './weekIncidents';
 
 /** What the digest is written with besides the database: the public origin its links start with. */
 export interface DigestContext {
@@ -18,7 +20,7 @@ export interface DigestContent {
   current: FunnelReport;
   previous: FunnelReport;
   figures: ComparedFigure[];
-  incidents: DigestIncident[];
+  incidents: Incident[];
 }
 
 /** How many sources the digest lists; the rest are added up, as on /admin. */
@@ -56,6 +58,12 @@ export const runningExperiments = (report: FunnelReport) => report.experiments.f
 /** An incident's moment as the digest writes it: "2026-01-13 09:00 UTC". */
 export const incidentTime = (at: number) => `${new Date(at).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 
-/** When an incident ran: "from 2026-01-13 09:00 UTC to 2026-01-13 15:20 UTC", or "since … (still open)". */
-export const incidentSpan = ({ openedAt, closedAt }: DigestIncident) =>
+/** When an incident ran: "2026-01-13 09:00 UTC to 2026-01-13 15:20 UTC", or "since … (still open)". */
+export const incidentSpan = ({ openedAt, closedAt }: Incident) =>
   closedAt === null ? `since ${incidentTime(openedAt)} (still open)` : `${incidentTime(openedAt)} to ${incidentTime(closedAt)}`;
+
+/** An incident's heading, in the alerts' own words: "Sales gone silent on hero". */
+export const incidentHeading = ({ rule, subject }: Incident) => {
+  const title = incidentTitle(rule, subject);
+  return title[0]!.toUpperCase() + title.slice(1);
+};

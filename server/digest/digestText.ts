@@ -1,5 +1,5 @@
 import { experimentLines, funnelLines, placementLines, sourceLines, table } from '../funnelReport/formatReport';
-import { adminRangeUrl, incidentSpan, runningExperiments, type DigestContent } from './digestContent';
+import { adminRangeUrl, incidentHeading, incidentSpan, runningExperiments, type DigestContent } from './digestContent';
 
 /**
  * The digest's plain-text part: the same figures as its HTML, laid out as npm run stats lays them out
@@ -27,7 +27,7 @@ export function digestText(content: DigestContent): string {
     'Incidents',
     ...(incidents.length === 0
       ? ['No incidents: no alert was raised this week.']
-      : incidents.map((incident) => `- ${incidentSpan(incident)}: ${incident.summary}${incident.recovery ? ` ${incident.recovery}` : ''}`)),
+      : incidents.map((incident) => `- ${incidentHeading(incident)}, ${incidentSpan(incident)}: ${incident.summary}${incident.recovery ? ` ${incident.recovery}` : ''}`)),
     '',
     `These 7 days on /admin: ${adminRangeUrl(siteUrl, week.current)}`,
     `The 7 before: ${adminRangeUrl(siteUrl, week.previous)}`,

@@ -1,17 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Schema } from '../db/schema';
 import type { ReportRange } from '../funnelReport/reportRange';
-
-/** An incident as the digest lists it. */
-export interface DigestIncident {
-  rule: string;
-  subject: string;
-  openedAt: number;
-  /** null while still open. */
-  closedAt: number | null;
-  summary: string;
-  recovery: string | null;
-}
+import { incidentOf, type Incident } from '../alerts/incidents';
 
 /** How far before the week an incident that closed in it may have opened and still be found by the time index. */
 export const incidentLookbackDays = 90;
@@ -23,10 +13,10 @@ const dayMs = 86_400_000;
 /**
  * The week's incidents: those opened or closed in it, and those still open, oldest first. Two reads, each
  * bounded whatever the table's age: one on incidents_by_time over the week and the 90 days before it
- * (so an incident that closed in the week is found if it opened within that time), one on incidents_open
- * (at most one open incident per rule and subject), for one open longer.
+ * (so an incident that closed in the week is found if it opened within that time, as /admin's alerts
+ * overview finds its own), one on incidents_open (at most one open incident per rule and subject), for one open longer.
  */
-export async function readWeekIncidents(db: Kysely<Schema>, { from, to }: ReportRange): Promise<DigestIncident[]> {
+export async function readWeekIncidents(db: Kysely<Schema>, { from, to }: ReportRange): Promise<Incident[]> {
   const start = Date.parse(`${from}T00:00:00Z`);
   const end = Date.parse(`${to}T00:00:00Z`) + dayMs;
   const columns = ['id', 'rule', 'subject', 'opened_at', 'closed_at', 'summary', 'recovery'] as const;
@@ -53,12 +43,5 @@ export async function readWeekIncidents(db: Kysely<Schema>, { from, to }: Report
   return [...byId.values()]
     .sort((a, b) => Number(a.opened_at) - Number(b.opened_at) || Number(a.id) - Number(b.id))
     .slice(-maxDigestIncidents)
-    .map((row) => ({
-      rule: row.rule,
-      subject: row.subject,
-      openedAt: Number(row.opened_at),
-      closedAt: row.closed_at === null ? null : Number(row.closed_at),
-      summary: row.summary,
-      recovery: row.recovery,
-    }));
+    .map(incidentOf);
 }

@@ -92,16 +92,16 @@ describe.each(engines)('the weekly digest on %s', (engine) => {
   it('lists the incidents opened or closed in the week and those still open, in both parts', () => {
     const items = parseHtml(message.html!).all('ul li').map((item) => item.text());
     expect(items).toEqual([
-      'since 2025-05-01 00:00 UTC (still open) The database has been unreachable for months.',
-      '2026-01-10 22:00 UTC to 2026-01-12 01:00 UTC Views went silent over the weekend.',
-      '2026-01-14 10:00 UTC to 2026-01-14 12:30 UTC Sales on hero went silent. Sales on hero are back.',
+      'Statistics database not answering instance-1 since 2025-05-01 00:00 UTC (still open) The database has been unreachable for months.',
+      'Page views gone silent 2026-01-10 22:00 UTC to 2026-01-12 01:00 UTC Views went silent over the weekend.',
+      'Sales gone silent on hero 2026-01-14 10:00 UTC to 2026-01-14 12:30 UTC Sales on hero went silent. Sales on hero are back.',
     ]);
     expect(message.text).toContain(
       [
         'Incidents',
-        '- since 2025-05-01 00:00 UTC (still open): The database has been unreachable for months.',
-        '- 2026-01-10 22:00 UTC to 2026-01-12 01:00 UTC: Views went silent over the weekend.',
-        '- 2026-01-14 10:00 UTC to 2026-01-14 12:30 UTC: Sales on hero went silent. Sales on hero are back.',
+        '- Statistics database not answering instance-1, since 2025-05-01 00:00 UTC (still open): The database has been unreachable for months.',
+        '- Page views gone silent, 2026-01-10 22:00 UTC to 2026-01-12 01:00 UTC: Views went silent over the weekend.',
+        '- Sales gone silent on hero, 2026-01-14 10:00 UTC to 2026-01-14 12:30 UTC: Sales on hero went silent. Sales on hero are back.',
       ].join('\n'),
     );
   });
