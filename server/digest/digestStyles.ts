@@ -15,8 +15,6 @@ const digestOnlyCss = `
 .funnel .label{display:block}
 .funnel .muted{display:block}
 .compare th,.compare td{padding:.4rem .35rem}
-.incidents{padding-left:1.25rem}
-.incidents li{margin:.25rem 0}
 .links{margin-top:2rem}
 `;
 
