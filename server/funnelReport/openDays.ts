@@ -58,9 +58,22 @@ export class OpenDayCounter {
   private settled = new Tallies();
   private settledIds: Ids = { views: 0, clicks: 0 };
   private marks: PostgresMark[] = [];
+  /** The read in progress: reads take turns, since each one moves the state the next one starts from. */
+  private turn: Promise<unknown> = Promise.resolve();
 
-  /** The counts of every day from `start` on (the first open day), as the rows read now say. */
-  async read(db: Kysely<Schema>, start: string, now: number = Date.now()): Promise<DayCounts> {
+  /**
+   * The counts of every day from `start` on (the first open day), as the rows read now say. The worker
+   * answers reports concurrently (the warm-up and an /admin, two ranges, the digest's two weeks): two reads
+   * interleaved at their awaits would tally the same rows twice or settle past rows the other has not
+   * counted, so each waits for the one before.
+   */
+  read(db: Kysely<Schema>, start: string, now: number = Date.now()): Promise<DayCounts> {
+    const result = this.turn.then(() => this.readNow(db, start, now));
+    this.turn = result.catch(() => undefined);
+    return result;
+  }
+
+  private async readNow(db: Kysely<Schema>, start: string, now: number): Promise<DayCounts> {
     if (this.builtAt === 0 || now - this.builtAt > rebuildMs || start < this.start) this.reset(start, now);
     else if (start > this.start) {
       // A day was closed: the closed counts take over from here.

@@ -79,6 +79,27 @@ describe.each(engines)('the open days counted between reports on %s', (engine) =
     );
   });
 
+  it('give each of several reads at once what it would alone, whatever day each starts on', async () => {
+    await fc.assert(
+      fc.asyncProperty(batch, batch, fc.array(fc.constantFrom(yesterday, today), { minLength: 2, maxLength: 5 }), async (first, second, starts) => {
+        const opened = await openTestDatabase(engine);
+        try {
+          const db = opened.database.db;
+          const counter = new OpenDayCounter();
+          await insert(db, first, noon);
+          await counter.read(db, yesterday, noon);
+          await insert(db, second, noon + settleMs);
+          // The worker answers reports concurrently: the warm-up, an /admin, the digest's two weeks.
+          const together = await Promise.all(starts.map((start) => counter.read(db, start, noon + 2 * settleMs)));
+          for (const [index, start] of starts.entries()) expect(together[index]).toEqual(await readRawDayCounts(db, start, today));
+        } finally {
+          await opened.close();
+        }
+      }),
+      { numRuns: engine === 'sqlite' ? 20 : 6 },
+    );
+  });
+
   it('keep a row read and settled for good, until the counts are built anew', async () => {
     const opened = await openTestDatabase(engine);
     try {
