@@ -60,11 +60,7 @@ export function inProcessReportReader(db: Kysely<Schema>, { timeoutMs = reportTi
   return {
     readFunnel,
     readAdminPage: async (range, context) => adminReportHtml({ ...context, report: await readFunnel(range, adminReportOptions) }),
-    // The digest's two weeks start on different days, and the open days' counter keeps one start: two reads
-    // under way at once with different starts (the digest's, or the digest's beside /admin's) would miscount
-    // it. Read once a week, the digest counts its open days anew (usually today alone).
-    readDigest: async (week, context) =>
-      digestMessage(await readDigestContent(db, (range, options) => readFunnelReport(db, range, options).catch((error: unknown) => slowWhenCancelled(error, timeoutMs)), week, context)),
+    readDigest: async (week, context) => digestMessage(await readDigestContent(db, readFunnel, week, context)),
     readRawDay: (day) => readRawDayCounts(db, day).catch((error: unknown) => slowWhenCancelled(error, timeoutMs)),
     // In this process (tests, scripts) there is nothing to warm: a command reads one report and ends.
     warmUp: () => {},
