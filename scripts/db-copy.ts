@@ -41,6 +41,7 @@ function summary(report: CopyReport): string {
     line('link checks', report.linkChecks),
     line('reports not counted (per day, beacon and reason)', report.filteredCounts, 'the target counted those days itself and keeps its own'),
     line('releases', report.releases, 'the target recorded those builds first and keeps its own'),
+    line('incidents', report.incidents, 'the target holds its own version of them, or its own open incident of the same rule'),
   ].join('');
 }
 

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import { checkSchemaVersion } from './migrate';
 import type { Schema } from './schema';
 import { copyReleases } from '../releases/copyReleases';
+import { copyIncidents } from '../alerts/copyIncidents';
 
 export interface CopyCounts {
   /** Rows written to the target. */
@@ -35,6 +36,8 @@ export interface CopyReport {
   filteredCounts: CopyCounts;
   /** The builds the site served, one row per stamp (schema 9, server/releases/). */
   releases: CopyCounts;
+  /** What the alert rules found, open and closed (schema 9, server/alerts/); their deliveries stay behind. */
+  incidents: CopyCounts;
 }
 
 const batchSize = 1000;
@@ -89,6 +92,7 @@ export async function copyDatabase(source: Kysely<Schema>, target: Kysely<Schema
     // Keyed like the daily totals: a day the target already counted for a beacon and reason keeps its own number.
     filteredCounts: sourceSchema >= 9 ? await copyDailyRows(target, 'filtered_counts', ['day', 'beacon', 'reason'], ['count'], await allRows(source, 'filtered_counts')) : none(),
     releases: sourceSchema >= 9 ? await copyReleases(source, target) : none(),
+    incidents: sourceSchema >= 9 ? await copyIncidents(source, target) : none(),
   };
 }
 

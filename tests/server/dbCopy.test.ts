@@ -40,7 +40,7 @@ function report(fields: ConversionFields) {
 }
 
 /** Every table the copy carries, with the columns of each row but its id. */
-const copiedTables = ['clicks', 'views', 'conversions', 'conversion_events', 'daily_counts', 'closed_days', 'daily_conversions', 'link_checks', 'filtered_counts', 'releases'] as const;
+const copiedTables = ['clicks', 'views', 'conversions', 'conversion_events', 'daily_counts', 'closed_days', 'daily_conversions', 'link_checks', 'filtered_counts', 'releases', 'incidents'] as const;
 
 /** A table's rows without their ids, each value as text (PostgreSQL reads bigint back as a string), in one order. */
 async function rowsOf(database: AppDatabase, table: (typeof copiedTables)[number]): Promise<string[]> {
@@ -102,6 +102,13 @@ async function sqliteWithEverything(): Promise<string> {
   await filtered.flush();
   await recordRelease(database.db, { stamp: 'a'.repeat(64), files: { 'art/hero.svg': '0123456789abcdef' } }, longAgo);
   await recordRelease(database.db, { stamp: 'b'.repeat(64), files: { 'art/hero.svg': 'fedcba9876543210' } }, today);
+  await database.db
+    .insertInto('incidents')
+    .values([
+      { rule: 'sales', subject: 'hero', opened_at: longAgo.getTime(), closed_at: longAgo.getTime() + 3_600_000, summary: 'No sale on hero since…', recovery: 'Sales on hero again.' },
+      { rule: 'views', subject: '', opened_at: today.getTime() - 600_000, closed_at: null, summary: 'No page views recorded…', recovery: null },
+    ])
+    .execute();
   await database.close();
   return file;
 }
@@ -149,6 +156,7 @@ describe('npm run db:copy', () => {
     expect(out).toContain('  link checks: 1 copied, 0 already there\n');
     expect(out).toContain('  reports not counted (per day, beacon and reason): 2 copied, 0 already there\n');
     expect(out).toContain('  releases: 2 copied, 0 already there\n');
+    expect(out).toContain('  incidents: 2 copied, 0 already there\n');
 
     const stats = await run(statsMain, ['--json', '--from', '2025-01-01', '--to', today.toISOString().slice(0, 10)], { DATABASE_URL: target.url });
     expect(JSON.parse(stats.out).all).toMatchObject({ clicks: 4, visitors: 3 });
@@ -184,6 +192,7 @@ describe('npm run db:copy', () => {
     expect(again.out).toContain('  link checks: 0 copied, 1 already there\n');
     expect(again.out).toContain('  reports not counted (per day, beacon and reason): 0 copied, 2 already there\n');
     expect(again.out).toContain('  releases: 0 copied, 2 already there\n');
+    expect(again.out).toContain('  incidents: 0 copied, 2 already there\n');
     expect(await allRows(copy)).toEqual(afterFirst);
     await copy.close();
   });
@@ -229,6 +238,17 @@ describe('npm run db:copy', () => {
     expect(out).toContain('  releases: 1 copied, 0 already there, 1 skipped (the target recorded those builds first and keeps its own)\n');
     const held = await copy.db.selectFrom('releases').select('first_served_at').where('stamp', '=', 'b'.repeat(64)).executeTakeFirstOrThrow();
     expect(Number(held.first_served_at)).toBe(Date.parse('2026-11-01T08:00:00Z'));
+    await copy.close();
+  });
+
+  it("keeps the target's own open incident of a rule, and says so", async () => {
+    const file = await sqliteWithEverything();
+    const copy = await openTarget();
+    await copy.db.insertInto('incidents').values({ rule: 'views', subject: '', opened_at: today.getTime(), closed_at: null, summary: 'the target saw it first', recovery: null }).execute();
+    const { code, out } = await run(copyMain, ['--from', file, '--to', target.url]);
+    expect(code).toBe(0);
+    expect(out).toContain('  incidents: 1 copied, 0 already there, 1 skipped (the target holds its own version of them, or its own open incident of the same rule)\n');
+    expect(await copy.db.selectFrom('incidents').select('summary').where('closed_at', 'is', null).execute()).toEqual([{ summary: 'the target saw it first' }]);
     await copy.close();
   });
 
