@@ -7,12 +7,19 @@ import { forgetOldSalts } from '../beacons/visitorSalts';
 import type { Logger } from '../lib/logger';
 import { closeFinishedDays, type ReadRawDay } from './closeDays';
 import { forgetRawRows } from './forgetRawRows';
+import { forgetDeliveriesBefore } from '../alerts/outbox';
 
 /** How often each instance looks for maintenance to do. Old salts go within this long of turning two days old. */
 export const maintenanceIntervalMs = 15 * 60 * 1000;
 
 /** Job claims are kept this long as a record of which instance did what, then dropped. */
 const jobRunHistoryMs = 30 * 86_400_000;
+
+/**
+ * Alerts' deliveries that ended (sent or given up) are kept this long, then dropped: /admin shows the last
+ * 30 days' and the digest a week's. Their incidents stay, as the history; a delivery still due is never dropped.
+ */
+export const deliveryHistoryMs = 90 * 86_400_000;
 
 /** What maintenance works on: the open database and the few stores it calls (the running site's StatsStores has them all). */
 export interface MaintenanceStores {
@@ -43,6 +50,7 @@ export async function runMaintenance(stores: MaintenanceStores, logger: Logger, 
       logger.info(`Deleted ${raw.views} views and ${raw.clicks} clicks older than ${retentionDays} days (their days stay in the daily totals), and folded ${conversions} conversions older than ${Math.max(retentionDays, minimumConversionDays)} days into daily totals`);
     }
     await forgetJobRunsBefore(db, new Date(now.getTime() - jobRunHistoryMs));
+    await forgetDeliveriesBefore(db, now.getTime() - deliveryHistoryMs);
   } catch (error) {
     // During an outage the database's own line has said so once; a line per round would add nothing.
     if (!stores.database.availability.available) return;

@@ -1,4 +1,4 @@
-import { runMaintenance } from '../../server/jobs/maintenance';
+import { deliveryHistoryMs, runMaintenance } from '../../server/jobs/maintenance';
 import { silentLogger } from '../../server/lib/logger';
 import { createStatsStores } from '../../server/statsStores';
 import { engines, useTestDatabase } from '../support/engines';
@@ -28,5 +28,31 @@ describe.each(engines)('runMaintenance on %s', (engine) => {
         { dimension: 'source', value: 'direct', views: 1, clicks: 1 },
       ]);
     });
+  });
+
+  it("drops alerts' deliveries that ended more than 90 days ago, and never one still due", async () => {
+    const stores = createStatsStores(testDatabase.opened.database);
+    const now = new Date('2026-11-20T08:00:00Z');
+    const old = now.getTime() - deliveryHistoryMs - 60_000;
+    const row = (payload: string, created_at: number, finished: { sent_at?: number; given_up_at?: number; next_attempt_at?: number }) => ({
+      incident_id: 1,
+      event: 'opened',
+      channel: 'webhook',
+      payload,
+      created_at,
+      next_attempt_at: null,
+      ...finished,
+    });
+    await db()
+      .insertInto('outbox')
+      .values([
+        row('old sent', old, { sent_at: old }),
+        row('old given up', old, { given_up_at: old }),
+        row('old still due', old, { next_attempt_at: now.getTime() }),
+        row('recent sent', now.getTime() - 86_400_000, { sent_at: now.getTime() - 86_400_000 }),
+      ])
+      .execute();
+    await runMaintenance(stores, silentLogger, 400, now);
+    expect((await db().selectFrom('outbox').select('payload').orderBy('payload').execute()).map((kept) => kept.payload)).toEqual(['old still due', 'recent sent']);
   });
 });
