@@ -10,16 +10,13 @@
 import '../server/nodeVersion';
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { ConfigError, loadConfig } from '../server/config';
 import { formatPayout, statusMapFromPairs } from '../server/conversions/conversionFields';
 import { importConversions, ImportSetupError, type ImportOptions } from '../server/conversions/conversionImport';
 import { decodeCsvText } from '../server/conversions/csvText';
 import { createConversionStore, readConversionTotals } from '../server/conversions/conversionStore';
-import type { DatabaseSettings } from '../server/db/databaseSettings';
-import { DatabaseError, openDatabase } from '../server/db/openDatabase';
 import { errorSummary, printable } from '../server/lib/errorText';
-import { silentLogger } from '../server/lib/logger';
 import { runCommand, type CommandMain } from './runCommand';
+import { commandDatabaseSettings, openCommandDatabase } from './commandDatabase';
 
 const usage = `Usage: npm run conversions:import -- FILE.csv [--txid-column NAME] [--subid-column NAME] [--payout-column NAME]
          [--currency-column NAME] [--status-column NAME] [--status-map "Locked=sale,Reversed=refund,Disputed=chargeback"]
@@ -95,23 +92,9 @@ export const main: CommandMain = async (argv, env, writeOut, writeErr) => {
   }
   const { text } = decoded;
 
-  let settings: DatabaseSettings;
-  try {
-    // The server's own reading of DATABASE_URL and CLICKS_DB, so both name the same database.
-    settings = typeof values.db === 'string' ? { engine: 'sqlite', file: values.db } : loadConfig({ DATABASE_URL: env.DATABASE_URL, CLICKS_DB: env.CLICKS_DB }).statistics!.database;
-  } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
-    err(`conversions:import: ${error.message}\n`);
-    return 1;
-  }
-  let database;
-  try {
-    database = await openDatabase(settings, { logger: silentLogger });
-  } catch (error) {
-    if (!(error instanceof DatabaseError)) throw error;
-    err(`conversions:import: ${error.message}\n`);
-    return 1;
-  }
+  const settings = commandDatabaseSettings('conversions:import', typeof values.db === 'string' ? values.db : undefined, env, err);
+  const database = settings && (await openCommandDatabase('conversions:import', settings, err));
+  if (!database) return 1;
   try {
     const result = await importConversions(text, { columns, statusMap: statusMap.map, currency, delimiter }, createConversionStore(database.db));
     out(`imported ${result.imported}, duplicate ${result.duplicate}, rejected ${result.rejected.length}\n`);

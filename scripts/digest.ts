@@ -12,13 +12,12 @@ import { writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../server/config';
 import type { DatabaseSettings } from '../server/db/databaseSettings';
-import { DatabaseError, openDatabase } from '../server/db/openDatabase';
 import { isoWeek, lastCompleteWeek, weekEnding } from '../server/digest/digestWeek';
 import { firstReportDay, reportRange, ReportRangeError } from '../server/funnelReport/reportRange';
 import { errorSummary } from '../server/lib/errorText';
-import { silentLogger } from '../server/lib/logger';
 import { inProcessReportReader } from '../server/reports/reportReader';
 import { runCommand, type CommandMain } from './runCommand';
+import { openCommandDatabase } from './commandDatabase';
 
 const usage = 'usage: npm run digest -- --to FILE.html [--week-ending YYYY-MM-DD] [--db FILE]';
 
@@ -73,14 +72,8 @@ export const main: CommandMain = async (argv, env, out, err) => {
     err(`digest: ${error.message}\n`);
     return 1;
   }
-  let database;
-  try {
-    database = await openDatabase(settings, { logger: silentLogger, readOnly: true });
-  } catch (error) {
-    if (!(error instanceof DatabaseError)) throw error;
-    err(`digest: ${error.message}\n`);
-    return 1;
-  }
+  const database = await openCommandDatabase('digest', settings, err, { readOnly: true });
+  if (!database) return 1;
   let message;
   try {
     message = await inProcessReportReader(database.db).readDigest(week, { siteUrl });

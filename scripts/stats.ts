@@ -16,10 +16,7 @@ import { readFunnelReport, type FunnelReport } from '../server/funnelReport/funn
 import { reportRange, ReportRangeError } from '../server/funnelReport/reportRange';
 import { amountText } from '../server/funnelReport/reportNumbers';
 import { formatReportCsv, formatReportJson, formatReportTable } from '../server/funnelReport/formatReport';
-import { ConfigError, loadConfig } from '../server/config';
-import type { DatabaseSettings } from '../server/db/databaseSettings';
-import { DatabaseError, openDatabase } from '../server/db/openDatabase';
-import { silentLogger } from '../server/lib/logger';
+import { commandDatabaseSettings, openCommandDatabase } from './commandDatabase';
 import { runCommand, type CommandMain } from './runCommand';
 
 const usage = `Usage: npm run stats -- [--days N | --from YYYY-MM-DD [--to YYYY-MM-DD]] [--json | --csv] [--all-sources] [--db FILE]`;
@@ -75,23 +72,9 @@ export const main: CommandMain = async (argv, env, out, err) => {
     return 64;
   }
 
-  let settings: DatabaseSettings;
-  try {
-    // The server's own reading of DATABASE_URL and CLICKS_DB, so both name the same database.
-    settings = values.db ? { engine: 'sqlite', file: values.db } : loadConfig({ DATABASE_URL: env.DATABASE_URL, CLICKS_DB: env.CLICKS_DB }).statistics!.database;
-  } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
-    err(`stats: ${error.message}\n`);
-    return 1;
-  }
-  let database;
-  try {
-    database = await openDatabase(settings, { logger: silentLogger, readOnly: true });
-  } catch (error) {
-    if (!(error instanceof DatabaseError)) throw error;
-    err(`stats: ${error.message}\n`);
-    return 1;
-  }
+  const settings = commandDatabaseSettings('stats', values.db, env, err);
+  const database = settings && (await openCommandDatabase('stats', settings, err, { readOnly: true }));
+  if (!database) return 1;
   try {
     const report = await readFunnelReport(database.db, range, values['all-sources'] ? { sources: 'all', daySources: 'all' } : {});
     out(values.json ? formatReportJson(report) : values.csv ? formatReportCsv(report) : formatReportTable(report));
