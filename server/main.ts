@@ -3,7 +3,6 @@ import './nodeVersion';
 import type { AddressInfo } from 'node:net';
 import { createApp } from './app';
 import { ConfigError, loadConfig, SAMPLE_AFFILIATE_URL, type Config } from './config';
-import { maintenanceIntervalMs, runMaintenance } from './jobs/maintenance';
 import { DatabaseError, openDatabase } from './db/openDatabase';
 import { createStatsStores, type StatsStores } from './statsStores';
 import { createHttpServer, shutDown } from './httpServer';
@@ -12,12 +11,7 @@ import { LinkMonitor } from './linkHealth/linkMonitor';
 import { consoleLogger } from './lib/logger';
 import { ManifestError } from './manifest';
 import { openReportReader } from './reports/reportReader';
-import { releaseRecorderOf } from './releases/recordRelease';
-import { distDir } from './lib/paths';
-import { flushIntervalMs } from './beacons/filteredCounter';
-import { createDigestJob } from './digest/digestJob';
-import { createAlertSender, createDeliveryChannels } from './alerts/alertSender';
-import { createAlertWatch } from './alerts/watch';
+import { startBackgroundWork } from './backgroundWork';
 
 /** A start-up problem the operator can fix: one clear line, exit code 1, no stack trace. */
 function fail(message: string): never {
@@ -80,52 +74,19 @@ async function start() {
     linkMonitor?.start();
   });
 
-  // Old salts deleted, finished days closed, raw rows past the retention period deleted: now, and then every few minutes (see jobs/maintenance.ts).
-  // This build recorded as a release once across instances (server/releases/); with the database down, again each round until it is.
-  const releaseRecorder = stores && releaseRecorderOf(stores.database.db, distDir, consoleLogger);
-  const maintain = () => {
-    if (stores && config.statistics) void runMaintenance(stores, consoleLogger, config.statistics.retentionDays);
-    void releaseRecorder?.record();
-  };
-  maintain();
-  stores?.reports.warmUp();
-  const maintenanceTimer = setInterval(maintain, maintenanceIntervalMs).unref();
-  // The reports the beacons did not count, added to the database every few seconds (a crash loses at most these).
-  const filteredTimer = setInterval(() => void stores?.filtered.flush(), flushIntervalMs).unref();
-  // Alerts and the digest leave through the outbox: every instance sends what is due, each row once (server/alerts/alertSender.ts).
-  const alertSender =
-    stores && config.alerts
-      ? createAlertSender({ db: stores.database.db, channels: createDeliveryChannels(config.alerts), logger: consoleLogger, availability: stores.database.availability })
-      : undefined;
-  alertSender?.start();
-  // The weekly digest by e-mail, through the outbox, once across instances; none without e-mail or with DIGEST_DAY=off (server/digest/).
-  const digestJob =
-    stores && config.alerts?.email && config.alerts.digest
-      ? createDigestJob({ db: stores.database.db, reports: stores.reports, schedule: config.alerts.digest, siteUrl: config.siteUrl, logger: consoleLogger, availability: stores.database.availability, enqueued: () => alertSender?.wake() })
-      : undefined;
-  digestJob?.start();
-  // The alert rules, whenever statistics are on (incidents are recorded for /admin even with alerts off); each instance's own database rule (server/alerts/watch.ts).
-  const alertWatch =
-    stores && createAlertWatch(stores, { alerts: config.alerts, siteUrl: config.siteUrl, checksLink: linkMonitor !== undefined, logger: consoleLogger, enqueued: () => alertSender?.wake() });
-  alertWatch?.start();
+  // Maintenance, releases, filtered counts, alert rules, the digest and the alerts' sender (server/backgroundWork.ts).
+  const background = startBackgroundWork(config, stores, { checksLink: linkMonitor !== undefined, logger: consoleLogger });
 
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;
     consoleLogger.info(`${signal} received: finishing in-flight requests, then exiting`);
-    clearInterval(maintenanceTimer);
-    clearInterval(filteredTimer);
     linkMonitor?.stop();
-    digestJob?.stop();
-    alertWatch?.stop();
-    // No new send starts; the one in flight finishes (bounded by its channel's timeouts). Killed first, its claim lapses and a sender sends it again.
-    const alertsStopped = alertSender?.stop();
+    background.stop();
     void shutDown(server, config.shutdownTimeoutMs).then(async (outcome) => {
       if (outcome === 'timeout') consoleLogger.info(`requests still open after ${config.shutdownTimeoutMs} ms were cut off`);
-      // The last requests' filtered counts, once no request can add more (a database down keeps them unwritten).
-      await stores?.filtered.flush();
-      await alertsStopped;
+      await background.finish();
       // Every acknowledged click is already committed; closing folds SQLite's WAL back into the main file.
       await stores?.reports.close().catch((error: unknown) => consoleLogger.error('closing the report reader failed', error));
       await stores?.database.close().catch((error: unknown) => consoleLogger.error('closing the database failed', error));
