@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { chanceOfNone, expectedThreshold, noneIsUnlikely } from '../../server/alerts/rules/chanceOfNone';
+import { chanceOfNone, expectedThreshold, formatChance, noneIsUnlikely } from '../../server/alerts/rules/chanceOfNone';
 import { noOutage, outageStep, outageSpanMs, type OutageWatch } from '../../server/alerts/rules/databaseRule';
 import { linkVerdict } from '../../server/alerts/rules/linkRule';
 import { clickCap, conversionRate, maxClickCap, salesVerdict } from '../../server/alerts/rules/salesRule';
@@ -68,5 +68,14 @@ describe('the alert rules', () => {
     expect(noneIsUnlikely(231 * 0.02)).toBe(true);
     expect(chanceOfNone(231 * 0.02)).toBeLessThan(0.01);
     expect(chanceOfNone(229 * 0.02)).toBeGreaterThan(0.01);
+  });
+});
+
+describe('formatChance', () => {
+  it('writes a chance as a person reads it, and a vanishing one as a bound rather than its digits', () => {
+    expect(formatChance(0.0099)).toBe('0.99%');
+    expect(formatChance(0.000012)).toBe('0.0012%');
+    expect(formatChance(Math.exp(-65))).toBe('under 0.0001%');
+    expect(formatChance(0)).toBe('under 0.0001%');
   });
 });

@@ -19,8 +19,12 @@ export function noneIsUnlikely(expected: number): boolean {
   return Number.isFinite(expected) && expected > expectedThreshold;
 }
 
-/** A chance as a person reads it: 0.97%, 0.0012%. */
+/** Smaller chances are written "under 0.0001%": their digits (5.9e-27%) would tell a person nothing more. */
+const smallestWritten = 0.000001;
+
+/** A chance as a person reads it: 0.97%, 0.0012%, under 0.0001%. */
 export function formatChance(chance: number): string {
+  if (chance < smallestWritten) return 'under 0.0001%';
   const percent = chance * 100;
   return `${percent >= 0.1 ? percent.toFixed(2) : percent.toPrecision(2)}%`;
 }
