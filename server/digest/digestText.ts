@@ -21,7 +21,7 @@ export function digestText(content: DigestContent): string {
     ...placementLines(report),
     '',
     'Top sources',
-    ...sourceLines(report),
+    ...sourceLines(report, '`npm run stats -- --all-sources` lists every one.'),
     '',
     ...(experiments.length === 0 ? [] : ['Experiments', ...experimentLines({ ...report, experiments }), '']),
     'Incidents',

@@ -76,7 +76,8 @@ export function placementLines(report: FunnelReport): string[] {
 /** The name of the row that adds up the sources past the listed ones. */
 const otherSourcesName = (others: OtherSources) => `(${others.sourceCount} other${others.sourceCount === 1 ? '' : 's'})`;
 
-export function sourceLines(report: FunnelReport): string[] {
+/** `everySource` says where every source is listed: this command's flag here, the whole command elsewhere (the digest). */
+export function sourceLines(report: FunnelReport, everySource = '--all-sources lists every one.'): string[] {
   const others = report.otherSources;
   if (report.sources.length === 0 && !others) return ['No visitors from any source in this range.'];
   const rows: string[][] = [['Source', 'Visitors', 'Clicked', 'Clicks', 'CTR', 'Conv.', 'Revenue']];
@@ -85,7 +86,7 @@ export function sourceLines(report: FunnelReport): string[] {
     rows.push([name, String(row.visitors), String(row.clickers), String(row.clicks), rate(row.clickers, row.visitors), String(row.conversions), revenueCell(row)]);
   }
   const lines = [table(rows, 1), 'Clicked: visitors who clicked. CTR: the share of visitors who clicked.'];
-  if (others) lines.push(`The ${report.sources.length} sources with most visitors are listed; --all-sources lists every one.`);
+  if (others) lines.push(`The ${report.sources.length} sources with most visitors are listed; ${everySource}`);
   return lines;
 }
 

@@ -62,6 +62,13 @@ describe.each(engines)('the weekly digest on %s', (engine) => {
     ]);
   });
 
+  it('lists the top 5 sources, adds up the rest, and names the command that lists every one', async () => {
+    for (const [index, source] of ['s1', 's2', 's3', 's4', 's5'].entries()) await funnel.view(`2026-01-16T0${index}:00:00Z`, `v${index}`, source);
+    const again = await inProcessReportReader(funnel.opened.database.db).readDigest(week, { siteUrl });
+    expect(again.text).toMatch(/\n\(2 others\) +\d/);
+    expect(again.text).toContain('The 5 sources with most visitors are listed; `npm run stats -- --all-sources` lists every one.');
+  });
+
   it('writes the same comparison in its text part', () => {
     expect(message.text).toContain(
       [
