@@ -5,7 +5,7 @@ import { parseStylesheet } from './cssToStyleAttributes';
  * The digest looks like /admin: its stylesheet, then a few rules of the e-mail's own. E-mail clients
  * lay out neither grid nor flex reliably, so the funnel's figures become inline blocks that wrap on a
  * phone; the page's <main> becomes a div, which every client knows. The comparison's cells are padded
- * less, so its four columns fit a phone's width.
+ * less and its type a little smaller, so its four columns fit a 375 px phone with a busy week's figures.
  */
 const digestOnlyCss = `
 .digest{max-width:72rem;margin:0 auto;padding:1rem 1rem 2rem;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1f2933;background:#f5f7fa}
@@ -14,7 +14,8 @@ const digestOnlyCss = `
 .funnel .figure{display:block}
 .funnel .label{display:block}
 .funnel .muted{display:block}
-.compare th,.compare td{padding:.4rem .35rem}
+.compare{font-size:.875rem}
+.compare th,.compare td{padding:.35rem .25rem}
 .links{margin-top:2rem}
 `;
 
