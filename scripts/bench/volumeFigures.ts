@@ -39,6 +39,9 @@ export interface VolumeFigures {
   admin30?: Summary;
   pageDuringReport?: Summary;
   stats365?: Summary;
+  /** The alert rules' reads, and the weekly digest read and written (in process). */
+  alertRules?: Summary;
+  digest?: Summary;
   floodToday?: { time: Summary; bytes: number };
   floodClosed?: { time: Summary; bytes: number };
 }
@@ -63,6 +66,8 @@ export function printTargets(figures: VolumeFigures[]) {
     ['generating the rows', '', plain((f) => f.generationMs, seconds)],
     ['first start to /healthz', '', plain((f) => f.readyMs, seconds)],
     ['... to every day closed', '', plain((f) => f.closedMs, seconds)],
+    ['alert rules (one look)', '', plain((f) => f.alertRules?.median, ms)],
+    ['weekly digest', '', plain((f) => f.digest?.median, ms)],
     [`POST ${viewEndpoint} p99`, '', plain((f) => f.recordingP99?.views, ms)],
     [`POST ${clickEndpoint} p99`, '', plain((f) => f.recordingP99?.clicks, ms)],
   );

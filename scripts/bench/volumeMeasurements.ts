@@ -18,6 +18,10 @@ import { postBeacons } from './postBeacons';
 import type { EngineSetup } from './volumeEngines';
 import { kilobytes, ms, number, seconds, summary, timing, type Summary, type VolumeFigures } from './volumeFigures';
 import { volumeDays } from './volumePlan';
+import { readSalesVerdicts } from '../../server/alerts/rules/salesRule';
+import { readSilenceVerdict } from '../../server/alerts/rules/silenceRule';
+import { lastCompleteWeek } from '../../server/digest/digestWeek';
+import { inProcessReportReader } from '../../server/reports/reportReader';
 import { writeSourceFlood } from './volumeRows';
 import { sleep, startBuiltServer, timedGet, timeStatsScript, type RunningServer, type Timed } from './volumeServer';
 
@@ -89,6 +93,10 @@ export async function measureServer(setup: EngineSetup, figures: VolumeFigures, 
     console.log(`  GET /admin?days=365: ${timing(figures.admin365)}; the first after start-up ${ms(first!.ms)} (${first!.status}); ${kilobytes(answered(year).bytes)} of HTML, ${kilobytes(answered(year).wireBytes)} sent (brotli)`);
     const { read, render } = await reportParts(setup.settings);
     console.log(`    where its time goes, timed in this process: reading the report ${timing(read)}; rendering its HTML ${timing(render)}`);
+    const watch = await watchParts(setup.settings);
+    figures.alertRules = watch.rules;
+    figures.digest = watch.digest;
+    console.log(`  the alert rules' reads (six placements' sales, views, clicks), in this process: ${timing(watch.rules)}; the weekly digest read and written: ${timing(watch.digest)}`);
     const month = await repeat(runs.admin, admin(30));
     figures.admin30 = timedSummary(month);
     console.log(`  GET /admin?days=30:  ${timing(figures.admin30)}; ${kilobytes(answered(month).bytes)} of HTML`);
@@ -178,6 +186,31 @@ async function reportParts(settings: DatabaseSettings): Promise<{ read: Summary;
       renders.push(performance.now() - read);
     }
     return { read: summary(reads), render: summary(renders) };
+  } finally {
+    await database.close();
+  }
+}
+
+/**
+ * What the watch reads every five minutes and the digest once a week, on the year's rows, timed in this
+ * process on a read-only connection: both must cost what they cost on a day's.
+ */
+async function watchParts(settings: DatabaseSettings): Promise<{ rules: Summary; digest: Summary }> {
+  const database = await openDatabase(settings, { logger: silentLogger, readOnly: true });
+  try {
+    const rules: number[] = [];
+    const digests: number[] = [];
+    for (let run = 0; run < runs.parts; run++) {
+      const started = performance.now();
+      await readSalesVerdicts(database.db);
+      await readSilenceVerdict(database.db, 'views', Date.now());
+      await readSilenceVerdict(database.db, 'clicks', Date.now());
+      const read = performance.now();
+      await inProcessReportReader(database.db).readDigest(lastCompleteWeek(new Date()), { siteUrl: 'https://auctions.example.com' });
+      rules.push(read - started);
+      digests.push(performance.now() - read);
+    }
+    return { rules: summary(rules), digest: summary(digests) };
   } finally {
     await database.close();
   }
