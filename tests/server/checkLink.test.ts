@@ -1,12 +1,10 @@
-import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import path from 'node:path';
 import { main, type Output } from '../../scripts/check-link';
 import { checkLink, DEFAULT_USER_AGENT, describeLinkCheck, type LinkCheckResult } from '../../server/linkHealth/checkLink';
-import { projectRoot } from '../../server/lib/paths';
 import { freePort } from '../support/mainProcess';
+import { runScript } from '../support/scriptProcess';
 
 /** A stand-in partner site on the loopback interface: the checks never leave this machine. */
 const seen: { method?: string; userAgent?: string } = {};
@@ -195,25 +193,16 @@ describe('scripts/check-link', () => {
   });
 
   /** The real command, through tsx, as an operator would run it. */
-  async function runScript(argv: string[], env: Record<string, string> = {}) {
-    const tsx = path.join(projectRoot, 'node_modules/.bin/tsx');
-    const child = spawn(tsx, ['scripts/check-link.ts', ...argv], { cwd: projectRoot, env: { PATH: process.env.PATH ?? '', ...env } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const [code] = (await once(child, 'exit')) as [number | null];
-    return { code, stdout, stderr };
-  }
+  const runCheckLink = (argv: string[], env: Record<string, string> = {}) => runScript('scripts/check-link.ts', argv, env);
 
   it('runs as a command and exits with the verdict code', async () => {
-    const { code, stdout } = await runScript(['--url', `${base}/status/410`]);
+    const { code, stdout } = await runCheckLink(['--url', `${base}/status/410`]);
     expect(code).toBe(1);
     expect(stdout).toContain('The link looks broken (410 Gone)');
   });
 
   it('exits 1 with one line naming the variable for a bad AFFILIATE_URL', async () => {
-    const { code, stdout, stderr } = await runScript([], { AFFILIATE_URL: 'http://partner.example.net/' });
+    const { code, stdout, stderr } = await runCheckLink([], { AFFILIATE_URL: 'http://partner.example.net/' });
     expect(code).toBe(1);
     expect(stdout).toBe('');
     expect(stderr).toBe('check-link: AFFILIATE_URL must use https://, got "http://partner.example.net/"\n');

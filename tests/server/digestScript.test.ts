@@ -1,17 +1,15 @@
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { main as digestMain, textFileOf } from '../../scripts/digest';
 import { createClickStore } from '../../server/clicks/clickStore';
 import { openDatabase } from '../../server/db/openDatabase';
-import { projectRoot } from '../../server/lib/paths';
 import { silentLogger } from '../../server/lib/logger';
 import { createViewStore } from '../../server/views/viewStore';
 import { engines, openTestDatabase } from '../support/engines';
 import { parseHtml } from '../support/html';
 import { click, view } from '../support/storeRows';
 import { useTempDir } from '../support/tempDir';
+import { runScript } from '../support/scriptProcess';
 
 const temp = useTempDir();
 
@@ -23,16 +21,7 @@ async function run(argv: string[], env: Record<string, string | undefined> = {})
 }
 
 /** The real command, through tsx, as an operator would run it. */
-async function runScript(argv: string[], env: Record<string, string>) {
-  const tsx = path.join(projectRoot, 'node_modules/.bin/tsx');
-  const child = spawn(tsx, ['scripts/digest.ts', ...argv], { cwd: projectRoot, env: { PATH: process.env.PATH ?? '', ...env } });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const [code] = (await once(child, 'exit')) as [number | null];
-  return { code, stdout, stderr };
-}
+const runDigest = (argv: string[], env: Record<string, string>) => runScript('scripts/digest.ts', argv, env);
 
 describe.each(engines)('npm run digest on %s', (engine) => {
   /** A database of the engine the command can open by its environment, with a week of views and clicks in it. */
@@ -56,7 +45,7 @@ describe.each(engines)('npm run digest on %s', (engine) => {
     const database = await digestDatabase();
     try {
       const file = path.join(temp.dir(), 'digest.html');
-      const { code, stdout, stderr } = await runScript(['--to', file, '--week-ending', '2026-01-18'], {
+      const { code, stdout, stderr } = await runDigest(['--to', file, '--week-ending', '2026-01-18'], {
         ...database.env,
         SITE_URL: 'https://auctions.example.com',
         CONTACT_EMAIL: 'owner@auctions.example.com',

@@ -1,0 +1,19 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import path from 'node:path';
+import { projectRoot } from '../../server/lib/paths';
+
+/**
+ * An operator's command run for real, through tsx, as npm runs it: from the project's folder, with only
+ * PATH and the variables given, so nothing of the test's own environment leaks in.
+ */
+export async function runScript(script: string, argv: readonly string[] = [], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const tsx = path.join(projectRoot, 'node_modules/.bin/tsx');
+  const child = spawn(tsx, [script, ...argv], { cwd: projectRoot, env: { PATH: process.env.PATH ?? '', ...env } });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const [code] = (await once(child, 'close')) as [number | null];
+  return { code, stdout, stderr };
+}
