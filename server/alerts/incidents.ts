@@ -45,6 +45,14 @@ export interface IncidentStoreOptions {
 /** More than every rule and subject could have open at once (five rules, six placements, a few instances). */
 const maxOpenIncidents = 200;
 
+/**
+ * How long before a span an incident that closed within it may have opened and still be found: the
+ * reads of closed incidents go by incidents_by_time, so they are bounded by when an incident opened.
+ */
+export const incidentLookbackDays = 90;
+
+const dayMs = 86_400_000;
+
 const columns = ['id', 'rule', 'subject', 'opened_at', 'closed_at', 'summary', 'recovery'] as const;
 type IncidentRow = Pick<Schema['incidents'], Exclude<(typeof columns)[number], 'id'>> & { id: number };
 
@@ -60,6 +68,29 @@ export function incidentOf(row: IncidentRow): Incident {
   };
 }
 
+/** The open incidents, oldest first: at most one per rule and subject (incidents_open), so few. */
+export async function readOpenIncidents(db: Kysely<Schema>, limit = maxOpenIncidents): Promise<Incident[]> {
+  const rows = await db.selectFrom('incidents').select(columns).where('closed_at', 'is', null).orderBy('opened_at').limit(limit).execute();
+  return rows.map(incidentOf);
+}
+
+/**
+ * The closed incidents that were under way at some moment from `start` on (and before `end`, when given):
+ * closed at `start` or later, opened before `end`; newest first, at most `limit`. Read on incidents_by_time,
+ * from incidentLookbackDays before `start`, so it costs the same whatever the table's age.
+ */
+export async function readClosedIncidents(db: Kysely<Schema>, { start, end, limit }: { start: number; end?: number; limit: number }): Promise<Incident[]> {
+  let query = db
+    .selectFrom('incidents')
+    .select(columns)
+    .where('opened_at', '>=', start - incidentLookbackDays * dayMs)
+    .where('closed_at', 'is not', null)
+    .where('closed_at', '>=', start);
+  if (end !== undefined) query = query.where('opened_at', '<', end);
+  const rows = await query.orderBy('opened_at', 'desc').limit(limit).execute();
+  return rows.map(incidentOf);
+}
+
 /**
  * The incidents table, shared by every instance. Whoever changes a row is the one that alerts: the
  * partial unique index lets one insert of an open (rule, subject) succeed, and of two updates closing
@@ -72,10 +103,7 @@ export function createIncidentStore(db: Kysely<Schema>, { channels, siteUrl, enq
     return incident;
   };
   return {
-    async openIncidents() {
-      const rows = await db.selectFrom('incidents').select(columns).where('closed_at', 'is', null).orderBy('opened_at').limit(maxOpenIncidents).execute();
-      return rows.map(incidentOf);
-    },
+    openIncidents: () => readOpenIncidents(db),
 
     async open(rule, subject, summary, now) {
       const opened = await db.transaction().execute(async (trx) => {
