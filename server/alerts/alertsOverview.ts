@@ -1,3 +1,4 @@
+import { dayMs } from '../lib/utcDay';
 import type { Kysely } from 'kysely';
 import type { Schema } from '../db/schema';
 import type { AlertChannel } from './alertTypes';
@@ -8,8 +9,6 @@ import { deliveriesOf, type Delivery } from './outbox';
 export const overviewDays = 30;
 /** And at most this many incidents: far more than a month of any working site's. */
 export const maxOverviewIncidents = 200;
-const dayMs = 86_400_000;
-
 export interface IncidentWithDeliveries extends Incident {
   /** Its outbox rows: the alert's and the recovery's, one per channel. */
   deliveries: Delivery[];

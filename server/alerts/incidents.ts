@@ -1,3 +1,4 @@
+import { dayMs } from '../lib/utcDay';
 import type { Kysely } from 'kysely';
 import type { Schema } from '../db/schema';
 import { alertMessage } from './alertMessage';
@@ -50,8 +51,6 @@ const maxOpenIncidents = 200;
  * reads of closed incidents go by incidents_by_time, so they are bounded by when an incident opened.
  */
 export const incidentLookbackDays = 90;
-
-const dayMs = 86_400_000;
 
 const columns = ['id', 'rule', 'subject', 'opened_at', 'closed_at', 'summary', 'recovery'] as const;
 type IncidentRow = Pick<Schema['incidents'], Exclude<(typeof columns)[number], 'id'>> & { id: number };

@@ -1,5 +1,5 @@
 import type { ReportRange } from '../funnelReport/reportRange';
-import { addDays, utcDay } from '../lib/utcDay';
+import { addDays, dayMs, dayStart, utcDay } from '../lib/utcDay';
 
 /** When the digest goes out: a day of the week (0 is Sunday, as Date.getUTCDay) and an hour, UTC. */
 export interface DigestSchedule {
@@ -16,7 +16,6 @@ export interface DigestWeek {
 }
 
 const hourMs = 3_600_000;
-const dayMs = 24 * hourMs;
 
 /** The ISO 8601 week of a UTC day, e.g. 2026-W01 (weeks start on Monday; week 1 holds the year's first Thursday). */
 export function isoWeek(day: string): string {
@@ -31,7 +30,7 @@ export function isoWeek(day: string): string {
 
 /** The latest moment the schedule names at or before now: the digest that is due, sent or not. */
 export function latestSendingTime(now: Date, { day, hour }: DigestSchedule): Date {
-  const today = Date.parse(`${utcDay(now)}T00:00:00Z`);
+  const today = dayStart(utcDay(now));
   const daysBack = (now.getUTCDay() - day + 7) % 7;
   const candidate = today - daysBack * dayMs + hour * hourMs;
   return new Date(candidate <= now.getTime() ? candidate : candidate - 7 * dayMs);

@@ -1,4 +1,4 @@
-import { utcDay } from '../lib/utcDay';
+import { dayMs, utcDay } from '../lib/utcDay';
 import type { Kysely } from 'kysely';
 import { minimumConversionDays, type ConversionStore } from '../conversions/conversionStore';
 import type { Schema } from '../db/schema';
@@ -13,13 +13,13 @@ import { forgetDeliveriesBefore } from '../alerts/outbox';
 export const maintenanceIntervalMs = 15 * 60 * 1000;
 
 /** Job claims are kept this long as a record of which instance did what, then dropped. */
-const jobRunHistoryMs = 30 * 86_400_000;
+const jobRunHistoryMs = 30 * dayMs;
 
 /**
  * Alerts' deliveries that ended (sent or given up) are kept this long, then dropped: /admin shows the last
  * 30 days' and the digest a week's. Their incidents stay, as the history; a delivery still due is never dropped.
  */
-export const deliveryHistoryMs = 90 * 86_400_000;
+export const deliveryHistoryMs = 90 * dayMs;
 
 /** What maintenance works on: the open database and the few stores it calls (the running site's StatsStores has them all). */
 export interface MaintenanceStores {

@@ -3,9 +3,15 @@ export function utcDay(at: Date): string {
   return at.toISOString().slice(0, 10);
 }
 
+/** A UTC day's length in milliseconds (no leap seconds in UTC as JavaScript counts it). */
+export const dayMs = 86_400_000;
+
+/** The moment a YYYY-MM-DD UTC day begins, in milliseconds since the epoch. */
+export const dayStart = (day: string): number => Date.parse(`${day}T00:00:00Z`);
+
 /** The UTC day `days` after (or, when negative, before) a YYYY-MM-DD day. */
 export function addDays(day: string, days: number): string {
-  return utcDay(new Date(Date.parse(`${day}T00:00:00Z`) + days * 86_400_000));
+  return utcDay(new Date(dayStart(day) + days * dayMs));
 }
 
 /** True for a real calendar day written YYYY-MM-DD (so 2026-02-30 is not). */

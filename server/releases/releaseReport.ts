@@ -5,7 +5,7 @@ import { readReportBasis, type ReportBasis } from '../funnelReport/dayCounts';
 import { readConversionCounts, readPerDay, type ConversionCount } from '../funnelReport/funnelQueries';
 import type { ReportRange } from '../funnelReport/reportRange';
 import type { DayCount } from '../funnelReport/dimensions';
-import { addDays, utcDay } from '../lib/utcDay';
+import { addDays, dayMs, dayStart, utcDay } from '../lib/utcDay';
 import { earningsPerClickInterval, wilsonInterval, type Interval } from './intervals';
 import { shortStamp } from './recordRelease';
 
@@ -65,13 +65,10 @@ interface Window {
   days: number;
 }
 
-const dayMs = 86_400_000;
-const startOf = (day: string) => Date.parse(`${day}T00:00:00Z`);
-
 /** The week before a release's day, and the week from it as far as today. */
 function windowsOf(day: string, today: string): { before: Window; after: Window } {
   const afterTo = addDays(day, windowDays - 1) < today ? addDays(day, windowDays - 1) : today;
-  const afterDays = afterTo < day ? 0 : Math.round((startOf(afterTo) - startOf(day)) / dayMs) + 1;
+  const afterDays = afterTo < day ? 0 : Math.round((dayStart(afterTo) - dayStart(day)) / dayMs) + 1;
   return {
     before: { from: addDays(day, -windowDays), to: addDays(day, -1), days: windowDays },
     after: { from: day, to: afterDays === 0 ? day : afterTo, days: afterDays },
@@ -101,8 +98,8 @@ export async function readReleasesReport(
   currency: string,
   now: Date = new Date(),
 ): Promise<ReleasesReport> {
-  const fromMs = startOf(range.from);
-  const toMs = startOf(range.to) + dayMs;
+  const fromMs = dayStart(range.from);
+  const toMs = dayStart(range.to) + dayMs;
   const inRange = db.selectFrom('releases').where('first_served_at', '>=', fromMs).where('first_served_at', '<', toMs);
   const [counted, rows] = await Promise.all([
     inRange.select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirst(),

@@ -2,14 +2,12 @@ import { sql, type Kysely } from 'kysely';
 import { affiliatePlacements } from '../../../shared/affiliate';
 import type { Schema } from '../../db/schema';
 import { readLastClosedDay } from '../../funnelReport/dayCounts';
-import { addDays, utcDay } from '../../lib/utcDay';
+import { addDays, dayMs, dayStart, utcDay } from '../../lib/utcDay';
 import { chanceOfNone, expectedThreshold, formatChance, noneIsUnlikely } from './chanceOfNone';
 import { formatMoment, type RuleVerdict } from './ruleVerdict';
 
 /** The conversion rate is that of the 30 UTC days that end on the day of the placement's last sale. */
 export const rateWindowDays = 30;
-
-const dayMs = 86_400_000;
 
 /** What the sales rule reads about one placement. */
 export interface SalesFacts {
@@ -92,8 +90,8 @@ export async function readSalesFacts(db: Kysely<Schema>, placement: string): Pro
   const lastSaleAt = Number(last.received_at);
   const to = utcDay(new Date(lastSaleAt));
   const from = addDays(to, 1 - rateWindowDays);
-  const windowStart = Date.parse(`${from}T00:00:00Z`);
-  const windowEnd = Date.parse(`${to}T00:00:00Z`) + dayMs;
+  const windowStart = dayStart(from);
+  const windowEnd = dayStart(to) + dayMs;
 
   const lastClosed = await readLastClosedDay(db);
   const closedTo = lastClosed < to ? lastClosed : to;
@@ -110,7 +108,7 @@ export async function readSalesFacts(db: Kysely<Schema>, placement: string): Pro
             .where('day', '<=', closedTo)
             .executeTakeFirst(),
         );
-  const openFrom = lastClosed === '' || lastClosed < from ? windowStart : Math.max(windowStart, Date.parse(`${addDays(lastClosed, 1)}T00:00:00Z`));
+  const openFrom = lastClosed === '' || lastClosed < from ? windowStart : Math.max(windowStart, dayStart(addDays(lastClosed, 1)));
   const openClicks =
     openFrom >= windowEnd
       ? 0

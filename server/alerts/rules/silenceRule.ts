@@ -1,3 +1,4 @@
+import { dayMs } from '../../lib/utcDay';
 import { sql, type Kysely } from 'kysely';
 import type { Schema } from '../../db/schema';
 import { chanceOfNone, expectedThreshold, formatChance, noneIsUnlikely } from './chanceOfNone';
@@ -17,8 +18,6 @@ export const usualDaysWithSome = 10;
  * counting further could not change the verdict, and a busy day costs no more than a quiet one.
  */
 export const dayCountCap = Math.floor(usualDays * expectedThreshold) + 1;
-
-const dayMs = 86_400_000;
 
 export type SilenceRule = 'views' | 'clicks';
 
