@@ -8,7 +8,7 @@ import { alertMessage } from './alertMessage';
 import type { AlertChannel } from './alertTypes';
 import type { DeliveryChannel } from './deliveryChannel';
 import type { IncidentStore } from './incidents';
-import { emailPayload, webhookBody } from './outbox';
+import { channelPayload } from './outbox';
 import { noOutage, outageStep, type OutageNames, type OutageWatch } from './rules/databaseRule';
 
 /** How an instance names itself in the database alert: several may run on one host, so the pid too. */
@@ -51,11 +51,10 @@ export class DatabaseOutage {
     if (step.action === 'alert') {
       // The incident's id is not known yet (it is recorded once the database answers): 0 says so.
       const message = alertMessage({ id: 0, rule: 'database', subject: names.instance, openedAt: watch.downSince!, summary: step.summary }, siteUrl);
-      const pending = Object.entries(channels).filter((entry): entry is [string, DeliveryChannel] => entry[1] !== undefined && !this.sentOn.has(entry[0]));
+      const pending = Object.entries(channels).filter((entry): entry is [AlertChannel, DeliveryChannel] => entry[1] !== undefined && !this.sentOn.has(entry[0]));
       await Promise.all(
         pending.map(async ([channel, delivery]) => {
-          const payload = JSON.stringify(channel === 'webhook' ? webhookBody(message) : emailPayload(message));
-          const result = await delivery.send(payload).catch((error: unknown) => ({ ok: false as const, reason: errorSummary(error) }));
+          const result = await delivery.send(channelPayload(channel, message)).catch((error: unknown) => ({ ok: false as const, reason: errorSummary(error) }));
           if (result.ok) this.sentOn.add(channel);
           else logger.error(`the database alert could not be sent by ${channel} (${result.reason}); trying again in a minute`);
         }),

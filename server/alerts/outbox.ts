@@ -50,6 +50,11 @@ export function emailPayload(message: OutboxMessage): EmailPayload {
   return { subject: message.subject, text: message.text, ...(message.html === undefined ? {} : { html: message.html }) };
 }
 
+/** What a channel sends of a message, as the outbox keeps it and the channel's send() takes it. */
+export function channelPayload(channel: AlertChannel, message: OutboxMessage): string {
+  return JSON.stringify(channel === 'webhook' ? webhookBody(message) : emailPayload(message));
+}
+
 /**
  * Puts the message in the outbox, one row per channel, due at once (the digest goes by e-mail only).
  * Call it with the transaction that opens or closes the incident (a Transaction is a Kysely), then wake
@@ -65,7 +70,7 @@ export async function enqueue(db: Kysely<Schema>, message: OutboxMessage, channe
         incident_id: message.incidentId,
         event: message.event,
         channel,
-        payload: JSON.stringify(channel === 'webhook' ? webhookBody(message) : emailPayload(message)),
+        payload: channelPayload(channel, message),
         created_at: now,
         next_attempt_at: now,
       })),
