@@ -14,6 +14,7 @@ import { readLinkVerdict } from './rules/linkRule';
 import type { RuleVerdict } from './rules/ruleVerdict';
 import { readSalesVerdicts } from './rules/salesRule';
 import { readSilenceVerdict } from './rules/silenceRule';
+import { RepeatingTask } from '../lib/repeatingTask';
 
 /** Every instance looks this often (the database rule is each instance's own). */
 export const watchTickMs = 60_000;
@@ -94,8 +95,7 @@ export interface AlertWatchOptions extends RuleSources {
  * the database. Never throws, never overlaps itself; all of it is small queries, nothing long in this thread.
  */
 export class AlertWatch {
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<void> | undefined;
+  private readonly looks = new RepeatingTask(() => this.look(), watchTickMs);
   /** The last period this instance tried to claim, so a claim is written once per period, not once a minute. */
   private claimedPeriod: number | undefined;
 
@@ -103,23 +103,17 @@ export class AlertWatch {
 
   /** A look right away, then every minute. */
   start(): void {
-    if (this.timer) return;
-    this.timer = setInterval(() => void this.tick(), watchTickMs).unref();
-    void this.tick();
+    this.looks.start();
   }
 
   stop(): void {
-    clearInterval(this.timer);
-    this.timer = undefined;
+    this.looks.stop();
     for (const channel of Object.values(this.options.channels ?? {})) channel?.close();
   }
 
   /** One look; a call while one is under way gets that one. */
   tick(): Promise<void> {
-    this.running ??= this.look().finally(() => {
-      this.running = undefined;
-    });
-    return this.running;
+    return this.looks.run();
   }
 
   private async look(): Promise<void> {

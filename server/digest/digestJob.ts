@@ -6,6 +6,7 @@ import { firstLine, messageOf } from '../lib/errorText';
 import type { Logger } from '../lib/logger';
 import type { ReportReader } from '../reports/reportReader';
 import { scheduledDigestWeek, type DigestSchedule } from './digestWeek';
+import { RepeatingTask } from '../lib/repeatingTask';
 
 /** How often each instance looks whether the digest is due: a missed hour costs at most this much delay. */
 export const digestCheckIntervalMs = 5 * 60_000;
@@ -50,8 +51,6 @@ export interface DigestJob {
  */
 export function createDigestJob(options: DigestJobOptions): DigestJob {
   const { db, reports, schedule, siteUrl, logger, availability, enqueued = () => {}, now = Date.now, intervalMs = digestCheckIntervalMs } = options;
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<DigestCheck> | undefined;
   // The week this instance knows is claimed: later checks in it cost no query.
   let donePeriod: string | undefined;
 
@@ -82,23 +81,6 @@ export function createDigestJob(options: DigestJobOptions): DigestJob {
     }
   };
 
-  const check = () => {
-    running ??= run().finally(() => {
-      running = undefined;
-    });
-    return running;
-  };
-
-  return {
-    start() {
-      if (timer) return;
-      timer = setInterval(() => void check(), intervalMs).unref();
-      void check();
-    },
-    stop() {
-      clearInterval(timer);
-      timer = undefined;
-    },
-    check,
-  };
+  const checks = new RepeatingTask(run, intervalMs);
+  return { start: () => checks.start(), stop: () => checks.stop(), check: () => checks.run() };
 }
