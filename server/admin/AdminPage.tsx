@@ -1,3 +1,4 @@
+import { formatMoment } from '../lib/utcDay';
 import type { ReactNode } from 'react';
 import type { FunnelReport } from '../funnelReport/funnelReport';
 import { share } from '../funnelReport/reportNumbers';
@@ -54,7 +55,7 @@ function LinkHealthPanel({ linkHealth, affiliateUrl }: Pick<AdminPageProps, 'lin
       <p className="health">
         {last ? (
           <>
-            Link check of {last.url} at {last.checkedAt.toISOString().replace('T', ' ').slice(0, 16)} UTC: {describeLinkCheck(last)}.
+            Link check of {last.url} at {formatMoment(last.checkedAt.getTime())}: {describeLinkCheck(last)}.
           </>
         ) : (
           'The first link check has not finished yet.'

@@ -1,7 +1,7 @@
+import { formatMoment } from '../lib/utcDay';
 import type { AlertsOverview, IncidentWithDeliveries } from '../alerts/alertsOverview';
 import { incidentTitle } from '../alerts/alertMessage';
 import type { AlertChannel } from '../alerts/alertTypes';
-import { formatMoment } from '../alerts/rules/ruleVerdict';
 import type { Delivery } from '../alerts/outbox';
 
 const channelNames: Record<AlertChannel, string> = { webhook: 'webhook', email: 'e-mail' };

@@ -1,3 +1,4 @@
+import { formatMoment } from '../lib/utcDay';
 import type { FunnelReport } from '../funnelReport/funnelReport';
 import { maxReportedReleases, windowDays, type ReleaseComparison } from '../releases/releaseReport';
 import { afterWindowText, clickThroughText, earningsPerClickText } from '../releases/releaseText';
@@ -15,7 +16,7 @@ function ReleaseRows({ release, currency }: { release: ReleaseComparison; curren
         <th scope="colgroup" colSpan={5} className="name">
           {/* Kept within the screen's width while the table scrolls under it, as a caption is. */}
           <span className="release-head">
-            Release {release.stamp}, first served {release.firstServedAt.slice(0, 16).replace('T', ' ')} UTC
+            Release {release.stamp}, first served {formatMoment(Date.parse(release.firstServedAt))}
             <span className="muted description">
               {' '}
               {release.note[0]?.toUpperCase()}

@@ -1,5 +1,5 @@
 import type { AlertRule, OutboxMessage } from './alertTypes';
-import { formatMoment } from './rules/ruleVerdict';
+import { formatMoment } from '../lib/utcDay';
 
 /** What each rule watches, as an alert's subject line names it. */
 const ruleTitles: Record<AlertRule, (subject: string) => string> = {

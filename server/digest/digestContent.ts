@@ -1,3 +1,4 @@
+import { formatMoment } from '../lib/utcDay';
 import type { Kysely } from 'kysely';
 import type { Schema } from '../db/schema';
 import type { FunnelReport, FunnelReportOptions } from '../funnelReport/funnelReport';
@@ -56,11 +57,10 @@ export const adminRangeUrl = (siteUrl: string, { from, to }: ReportRange) => `${
 export const runningExperiments = (report: FunnelReport) => report.experiments.filter((experiment) => experiment.winner === null);
 
 /** An incident's moment as the digest writes it: "2026-01-13 09:00 UTC". */
-export const incidentTime = (at: number) => `${new Date(at).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 
 /** When an incident ran: "2026-01-13 09:00 UTC to 2026-01-13 15:20 UTC", or "since … (still open)". */
 export const incidentSpan = ({ openedAt, closedAt }: Incident) =>
-  closedAt === null ? `since ${incidentTime(openedAt)} (still open)` : `${incidentTime(openedAt)} to ${incidentTime(closedAt)}`;
+  closedAt === null ? `since ${formatMoment(openedAt)} (still open)` : `${formatMoment(openedAt)} to ${formatMoment(closedAt)}`;
 
 /** An incident's heading, in the alerts' own words: "Sales gone silent on hero". */
 export const incidentHeading = ({ rule, subject }: Incident) => {

@@ -14,6 +14,13 @@ export function addDays(day: string, days: number): string {
   return utcDay(new Date(dayStart(day) + days * dayMs));
 }
 
+/** A moment as people here read it, to the minute: 2026-11-20 12:00 UTC ('an unknown time' for an invalid one). */
+export function formatMoment(at: number): string {
+  const moment = new Date(at);
+  if (Number.isNaN(moment.getTime())) return 'an unknown time';
+  return `${moment.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+}
+
 /** True for a real calendar day written YYYY-MM-DD (so 2026-02-30 is not). */
 export function isDay(value: string): boolean {
   if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;

@@ -1,3 +1,4 @@
+import { formatMoment } from '../lib/utcDay';
 import type { FunnelReport } from '../funnelReport/funnelReport';
 import { maxReportedReleases, windowDays } from './releaseReport';
 import { afterWindowText, clickThroughText, earningsPerClickText } from './releaseText';
@@ -15,7 +16,7 @@ export function releaseLines(report: FunnelReport, table: Table): string[] {
   const lines: string[] = [];
   if (inRange > compared.length) lines.push(`The newest ${maxReportedReleases} of ${inRange} releases in this range.`);
   for (const release of compared) {
-    lines.push(`${release.stamp}  ${release.firstServedAt.slice(0, 16).replace('T', ' ')} UTC  ${release.note}`);
+    lines.push(`${release.stamp}  ${formatMoment(Date.parse(release.firstServedAt))}  ${release.note}`);
     const active = release.placements.filter(({ before, after }) => before.clicks + after.clicks + before.conversions + after.conversions > 0);
     const after = release.placements[0]?.after;
     if (after && after.days < windowDays) lines.push(`  after: ${afterWindowText(after)}`);

@@ -1,4 +1,4 @@
-import { formatMoment } from './ruleVerdict';
+import { formatMoment } from '../../lib/utcDay';
 
 /** How long the statistics database may not answer before an instance alerts. */
 export const outageSpanMs = 5 * 60_000;

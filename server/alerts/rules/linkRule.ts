@@ -1,7 +1,8 @@
+import { formatMoment } from '../../lib/utcDay';
 import type { LinkCheckResult } from '../../linkHealth/checkLink';
 import type { LinkCheckLog } from '../../linkHealth/linkCheckLog';
 import { linkHealthState } from '../../linkHealth/linkMonitor';
-import { formatMoment, type RuleVerdict } from './ruleVerdict';
+import type { RuleVerdict } from './ruleVerdict';
 
 /** As many checks as the link monitor reads: more than enough to find the start of a broken streak. */
 export const linkHistory = 50;

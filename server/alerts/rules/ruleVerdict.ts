@@ -9,10 +9,3 @@ import type { AlertRule } from '../alertTypes';
 export type RuleVerdict =
   | { rule: AlertRule; subject: string; wrong: true; summary: string }
   | { rule: AlertRule; subject: string; wrong: false; recovery: string };
-
-/** A moment as the alerts write it: 2026-11-20 12:00 UTC. */
-export function formatMoment(at: number): string {
-  const moment = new Date(at);
-  if (Number.isNaN(moment.getTime())) return 'an unknown time';
-  return `${moment.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
-}

@@ -2,9 +2,9 @@ import { sql, type Kysely } from 'kysely';
 import { affiliatePlacements } from '../../../shared/affiliate';
 import type { Schema } from '../../db/schema';
 import { readLastClosedDay } from '../../funnelReport/dayCounts';
-import { addDays, dayMs, dayStart, utcDay } from '../../lib/utcDay';
+import { addDays, dayMs, dayStart, formatMoment, utcDay } from '../../lib/utcDay';
 import { chanceOfNone, expectedThreshold, formatChance, noneIsUnlikely } from './chanceOfNone';
-import { formatMoment, type RuleVerdict } from './ruleVerdict';
+import type { RuleVerdict } from './ruleVerdict';
 
 /** The conversion rate is that of the 30 UTC days that end on the day of the placement's last sale. */
 export const rateWindowDays = 30;

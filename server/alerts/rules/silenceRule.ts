@@ -1,8 +1,8 @@
-import { dayMs } from '../../lib/utcDay';
+import { dayMs, formatMoment } from '../../lib/utcDay';
 import { sql, type Kysely } from 'kysely';
 import type { Schema } from '../../db/schema';
 import { chanceOfNone, expectedThreshold, formatChance, noneIsUnlikely } from './chanceOfNone';
-import { formatMoment, type RuleVerdict } from './ruleVerdict';
+import type { RuleVerdict } from './ruleVerdict';
 
 /** How long without a single view (or click) counts as silence. */
 export const silenceSpanMs = 60 * 60_000;
