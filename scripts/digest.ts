@@ -13,7 +13,7 @@ import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../server/config';
 import type { DatabaseSettings } from '../server/db/databaseSettings';
 import { isoWeek, lastCompleteWeek, weekEnding } from '../server/digest/digestWeek';
-import { firstReportDay, reportRange, ReportRangeError } from '../server/funnelReport/reportRange';
+import { firstReportDay, reportRange, ReportRangeError } from '../server/dayCounts/reportRange';
 import { errorSummary } from '../server/lib/errorText';
 import { inProcessReportReader } from '../server/reports/reportReader';
 import { runCommand, type CommandMain } from './runCommand';

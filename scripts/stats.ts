@@ -13,8 +13,8 @@
 import '../server/nodeVersion';
 import { parseArgs } from 'node:util';
 import { readFunnelReport, type FunnelReport } from '../server/funnelReport/funnelReport';
-import { reportRange, ReportRangeError } from '../server/funnelReport/reportRange';
-import { amountText } from '../server/funnelReport/reportNumbers';
+import { reportRange, ReportRangeError } from '../server/dayCounts/reportRange';
+import { amountText } from '../server/dayCounts/reportNumbers';
 import { formatReportCsv, formatReportJson, formatReportTable } from '../server/funnelReport/formatReport';
 import { commandDatabaseSettings, openCommandDatabase } from './commandDatabase';
 import { runCommand, type CommandMain } from './runCommand';

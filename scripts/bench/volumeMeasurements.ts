@@ -6,7 +6,7 @@ import { AdminPage } from '../../server/admin/AdminPage';
 import type { DatabaseSettings } from '../../server/db/databaseSettings';
 import { openDatabase } from '../../server/db/openDatabase';
 import { readFunnelReport } from '../../server/funnelReport/funnelReport';
-import { reportRange } from '../../server/funnelReport/reportRange';
+import { reportRange } from '../../server/dayCounts/reportRange';
 import { lastFinishedDay } from '../../server/jobs/closeDays';
 import { silentLogger } from '../../server/lib/logger';
 import { addDays, utcDay } from '../../server/lib/utcDay';

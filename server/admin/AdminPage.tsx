@@ -1,7 +1,7 @@
 import { formatMoment } from '../lib/utcDay';
 import type { ReactNode } from 'react';
 import type { FunnelReport } from '../funnelReport/funnelReport';
-import { share } from '../funnelReport/reportNumbers';
+import { share } from '../dayCounts/reportNumbers';
 import { describeLinkCheck } from '../linkHealth/checkLink';
 import type { LinkHealthState } from '../linkHealth/linkMonitor';
 import { adminCss } from './adminStyles';

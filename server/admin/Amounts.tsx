@@ -1,6 +1,6 @@
 import { Fragment } from 'react';
-import type { Earnings } from '../funnelReport/earnings';
-import { revenueText } from '../funnelReport/reportNumbers';
+import type { Earnings } from '../dayCounts/earnings';
+import { revenueText } from '../dayCounts/reportNumbers';
 
 /**
  * Revenue (or, with `per`, revenue per click) in each currency, one currency a line, as the terminal

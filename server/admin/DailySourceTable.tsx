@@ -1,5 +1,5 @@
 import type { FunnelReport } from '../funnelReport/funnelReport';
-import { sourceName } from '../funnelReport/reportNumbers';
+import { sourceName } from '../dayCounts/reportNumbers';
 import { otherSourcesName, SourceCells, sourceColumns } from './SourceCells';
 import { DaysTable, tableDays } from './tableDays';
 import { ColumnHeads } from './ColumnHeads';

@@ -1,5 +1,5 @@
 import type { FunnelReport } from '../funnelReport/funnelReport';
-import { amountText, rate, share } from '../funnelReport/reportNumbers';
+import { amountText, rate, share } from '../dayCounts/reportNumbers';
 import type { ExperimentReport } from '../experiments/experimentReport';
 import { Caption, ScrollBox } from './ScrollBox';
 import { ColumnHeads } from './ColumnHeads';

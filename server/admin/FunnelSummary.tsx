@@ -1,5 +1,5 @@
 import type { FunnelReport } from '../funnelReport/funnelReport';
-import { counted, rate, revenueText } from '../funnelReport/reportNumbers';
+import { counted, rate, revenueText } from '../dayCounts/reportNumbers';
 import { Amounts } from './Amounts';
 
 /** The range's funnel in four figures: visitors, then visitors who clicked, then conversions, then what they earned. */

@@ -1,5 +1,5 @@
 import type { FunnelReport } from '../funnelReport/funnelReport';
-import { rate } from '../funnelReport/reportNumbers';
+import { rate } from '../dayCounts/reportNumbers';
 import { Caption, ScrollBox } from './ScrollBox';
 import { ColumnHeads } from './ColumnHeads';
 

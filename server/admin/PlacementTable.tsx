@@ -1,6 +1,6 @@
 import type { FunnelReport } from '../funnelReport/funnelReport';
-import type { Earnings } from '../funnelReport/earnings';
-import { counted, rate, share } from '../funnelReport/reportNumbers';
+import type { Earnings } from '../dayCounts/earnings';
+import { counted, rate, share } from '../dayCounts/reportNumbers';
 import { Amounts } from './Amounts';
 import { placementDescriptions } from './placementDescriptions';
 import { Caption, ScrollBox } from './ScrollBox';

@@ -1,5 +1,5 @@
 import type { OtherSources, SourceCount } from '../funnelReport/funnelReport';
-import { rate } from '../funnelReport/reportNumbers';
+import { rate } from '../dayCounts/reportNumbers';
 import { Amounts } from './Amounts';
 
 /** The column headings after a source's name, in the order SourceCells fills them. */

@@ -1,5 +1,5 @@
 import type { FunnelReport } from '../funnelReport/funnelReport';
-import { sourceName } from '../funnelReport/reportNumbers';
+import { sourceName } from '../dayCounts/reportNumbers';
 import { Caption, ScrollBox } from './ScrollBox';
 import { otherSourcesName, SourceCells, sourceColumns } from './SourceCells';
 import { ColumnHeads } from './ColumnHeads';

@@ -1,5 +1,5 @@
 import express from 'express';
-import { reportRange, ReportRangeError, type ReportRange } from '../funnelReport/reportRange';
+import { reportRange, ReportRangeError, type ReportRange } from '../dayCounts/reportRange';
 import { SlowReportError } from '../funnelReport/slowReport';
 import type { LinkHealthState } from '../linkHealth/linkMonitor';
 import type { AlertsOverview } from '../alerts/alertsOverview';

@@ -3,20 +3,21 @@ import { addDays } from '../lib/utcDay';
 import type { Engine } from '../db/databaseSettings';
 import { engineOf } from '../db/engineOf';
 import type { Schema } from '../db/schema';
-import type { DayCount, Dimension } from './dimensions';
+import type { DayCountRow, Dimension } from './dimensions';
 import type { OpenDayCounter } from './openDays';
-import { readRawDayCounts, type DayCounts } from './rawDayCounts';
+import { readRawDayCounts, type DayCountsByDimension } from './rawDayCounts';
 
 /**
- * What a report of a range stands on, read once so that every query of it splits the range at the same
- * day: every day up to lastClosed is closed (closing goes day by day, in order) and read from
- * daily_counts; the days after it are counted from their raw rows once, here, for every dimension.
+ * The day counts a report of a range reads, split once so that every query of it splits the range at the
+ * same day: every day up to lastClosed is closed (closing goes day by day, in order) and its counts are
+ * read from daily_counts; the days after it are counted from their raw rows once, here, for every
+ * dimension. One day's counts of one value are a DayCountRow (dimensions.ts).
  */
-export interface ReportBasis {
+export interface DayCounts {
   /** The last closed day; '' when no day is closed yet. */
   lastClosed: string;
   /** Every day after lastClosed up to the range's end, counted from raw rows. */
-  open: DayCounts;
+  open: DayCountsByDimension;
   engine: Engine;
 }
 
@@ -30,10 +31,10 @@ export async function readLastClosedDay(db: Kysely<Schema>): Promise<string> {
  * The last closed day, and the raw rows of the range's days after it counted: by the counter given,
  * which keeps its counts between reports (openDays.ts), else in one read (rawDayCounts.ts).
  */
-export async function readReportBasis(db: Kysely<Schema>, from: string, to: string, counter?: OpenDayCounter): Promise<ReportBasis> {
+export async function readDayCounts(db: Kysely<Schema>, from: string, to: string, counter?: OpenDayCounter): Promise<DayCounts> {
   const lastClosed = await readLastClosedDay(db);
   const firstOpen = lastClosed === '' ? from : addDays(lastClosed, 1);
-  let open: DayCounts = new Map();
+  let open: DayCountsByDimension = new Map();
   // Every open day, not only the range's: the experiments' report reads each experiment's whole life.
   if (firstOpen <= to) open = counter ? await counter.read(db, firstOpen) : await readRawDayCounts(db, firstOpen, to);
   return { lastClosed, open, engine: engineOf(db) };
@@ -44,7 +45,7 @@ export async function readReportBasis(db: Kysely<Schema>, from: string, to: stri
  * one JSON parameter: a day's rows are at most maxValuesPerDay + 1 per dimension, which as separate
  * parameters could pass either engine's limit. Each engine has its own JSON table function.
  */
-function countedTable(engine: Engine, rows: readonly DayCount[]): RawBuilder<unknown> {
+function countedTable(engine: Engine, rows: readonly DayCountRow[]): RawBuilder<unknown> {
   const json = JSON.stringify(rows.map((row) => [row.day, row.value, row.views, row.visitors, row.clicks, row.clickers, row.distinctValues]));
   if (engine === 'postgres') {
     const number = (index: number) => sql`(e ->> ${sql.lit(index)})::bigint`;
@@ -57,9 +58,9 @@ function countedTable(engine: Engine, rows: readonly DayCount[]): RawBuilder<unk
 
 /**
  * Every (day, value) of a dimension in from..to, one row each: closed days from daily_counts, the days
- * after the last closed one as the basis counted them. A subquery for the report's aggregates.
+ * after the last closed one as the open counts hold them. A subquery for the report's aggregates.
  */
-export function dayValueRows(dimension: Dimension, from: string, to: string, { lastClosed, open, engine }: ReportBasis): RawBuilder<unknown> {
+export function dayValueRows(dimension: Dimension, from: string, to: string, { lastClosed, open, engine }: DayCounts): RawBuilder<unknown> {
   const closedTo = lastClosed < to ? lastClosed : to;
   const closed = sql`select day, value, views, visitors, clicks, clickers, distinct_values
     from daily_counts where dimension = ${dimension} and day >= ${from} and day <= ${closedTo}`;
@@ -68,7 +69,7 @@ export function dayValueRows(dimension: Dimension, from: string, to: string, { l
 }
 
 /** PostgreSQL hands back bigint sums as text (or as numbers through our type parser); SQLite as numbers. */
-export function toDayCount(row: Record<string, unknown>): DayCount {
+export function toDayCountRow(row: Record<string, unknown>): DayCountRow {
   return {
     day: String(row.day ?? ''),
     value: String(row.value ?? ''),

@@ -19,7 +19,7 @@ export const dimensions: readonly Dimension[] = ['all', 'placement', 'source', '
  * distinct visitors who clicked) and with distinctValues: 1, or for the row holding a day's values past
  * the cap (othersValue), how many values it holds.
  */
-export type DayCount = Omit<DailyCountsTable, 'dimension' | 'distinct_values'> & { distinctValues: number };
+export type DayCountRow = Omit<DailyCountsTable, 'dimension' | 'distinct_values'> & { distinctValues: number };
 
 /**
  * A day keeps at most this many values of a dimension, those with most visitors and clicks; the rest are

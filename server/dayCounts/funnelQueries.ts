@@ -1,8 +1,8 @@
 import { sql, type Kysely } from 'kysely';
-import { countedConversions } from '../conversions/conversionStore';
+import { countedConversions } from './countedConversions';
 import type { Schema } from '../db/schema';
-import { dayValueRows, toDayCount, valueOrder, type ReportBasis } from './dayCounts';
-import { othersValue, type DayCount, type Dimension } from './dimensions';
+import { dayValueRows, toDayCountRow, valueOrder, type DayCounts } from './dayCounts';
+import { othersValue, type DayCountRow, type Dimension } from './dimensions';
 import type { ReportRange } from './reportRange';
 
 /**
@@ -25,7 +25,7 @@ export interface ConversionCount {
 }
 
 /** How many values a dimension's range or day rows hold beyond those listed, and their counts added up. */
-export interface OthersCount extends Omit<DayCount, 'value' | 'distinctValues'> {
+export interface OthersCount extends Omit<DayCountRow, 'value' | 'distinctValues'> {
   /** How many values (sources) the row holds. */
   values: number;
 }
@@ -36,20 +36,20 @@ export type ValueLimit = number | 'all';
 const limitClause = (limit: ValueLimit) => (limit === 'all' ? sql`` : sql`limit ${limit}`);
 const sums = sql`sum(views) as views, sum(visitors) as visitors, sum(clicks) as clicks, sum(clickers) as clickers`;
 
-async function rows(db: Kysely<Schema>, query: ReturnType<typeof sql>): Promise<DayCount[]> {
-  return (await sql<Record<string, unknown>>`${query}`.execute(db)).rows.map(toDayCount);
+async function rows(db: Kysely<Schema>, query: ReturnType<typeof sql>): Promise<DayCountRow[]> {
+  return (await sql<Record<string, unknown>>`${query}`.execute(db)).rows.map(toDayCountRow);
 }
 
 /** A dimension's counts per day and value (one row each), for the dimensions with few values (all, placement). */
-export function readPerDay(db: Kysely<Schema>, dimension: Dimension, { from, to }: ReportRange, span: ReportBasis): Promise<DayCount[]> {
-  return rows(db, sql`select day, value, ${sums} from (${dayValueRows(dimension, from, to, span)}) as counts group by day, value`);
+export function readPerDay(db: Kysely<Schema>, dimension: Dimension, { from, to }: ReportRange, dayCounts: DayCounts): Promise<DayCountRow[]> {
+  return rows(db, sql`select day, value, ${sums} from (${dayValueRows(dimension, from, to, dayCounts)}) as counts group by day, value`);
 }
 
 /** A dimension's values over the range, in valueOrder, at most `limit` of them (the othersValue row is never listed). */
-export function readTopValues(db: Kysely<Schema>, dimension: Dimension, { from, to }: ReportRange, span: ReportBasis, limit: ValueLimit, order = valueOrder): Promise<DayCount[]> {
+export function readTopValues(db: Kysely<Schema>, dimension: Dimension, { from, to }: ReportRange, dayCounts: DayCounts, limit: ValueLimit, order = valueOrder): Promise<DayCountRow[]> {
   return rows(
     db,
-    sql`select value, ${sums} from (${dayValueRows(dimension, from, to, span)}) as counts where value <> ${othersValue}
+    sql`select value, ${sums} from (${dayValueRows(dimension, from, to, dayCounts)}) as counts where value <> ${othersValue}
       group by value order by ${order} ${limitClause(limit)}`,
   );
 }
@@ -60,9 +60,9 @@ const totals = (partition: ReturnType<typeof sql>) => sql`
   sum(clicks) over (${partition}) as total_clicks, sum(clickers) over (${partition}) as total_clickers,
   sum(case when value = ${othersValue} then distinct_values else 1 end) over (${partition}) as total_values`;
 
-/** The window totals a row carries, as a DayCount of the day (or the range) it was summed over. */
-function totalOf(row: Record<string, unknown>): DayCount {
-  return toDayCount({ day: row.day, value: '', views: row.total_views, visitors: row.total_visitors, clicks: row.total_clicks, clickers: row.total_clickers, distinct_values: row.total_values });
+/** The window totals a row carries, as a DayCountRow of the day (or the range) it was summed over. */
+function totalOf(row: Record<string, unknown>): DayCountRow {
+  return toDayCountRow({ day: row.day, value: '', views: row.total_views, visitors: row.total_visitors, clicks: row.total_clicks, clickers: row.total_clickers, distinct_values: row.total_values });
 }
 
 /**
@@ -74,15 +74,15 @@ export async function readTopValuesWithTotal(
   db: Kysely<Schema>,
   dimension: Dimension,
   { from, to }: ReportRange,
-  span: ReportBasis,
+  dayCounts: DayCounts,
   limit: ValueLimit,
-): Promise<{ top: DayCount[]; total: DayCount | undefined }> {
+): Promise<{ top: DayCountRow[]; total: DayCountRow | undefined }> {
   const found = await sql<Record<string, unknown>>`select * from (
       select value, views, visitors, clicks, clickers, ${totals(sql``)} from (
-        select value, ${sums}, sum(distinct_values) as distinct_values from (${dayValueRows(dimension, from, to, span)}) as counts group by value
+        select value, ${sums}, sum(distinct_values) as distinct_values from (${dayValueRows(dimension, from, to, dayCounts)}) as counts group by value
       ) as byValue
     ) as withTotals where value <> ${othersValue} order by ${valueOrder} ${limitClause(limit)}`.execute(db);
-  return { top: found.rows.map(toDayCount), total: found.rows[0] && totalOf(found.rows[0]) };
+  return { top: found.rows.map(toDayCountRow), total: found.rows[0] && totalOf(found.rows[0]) };
 }
 
 /** Each day's top values of a dimension, at most `limit` a day in valueOrder, and each day's values added up (as in readTopValuesWithTotal). */
@@ -90,16 +90,16 @@ export async function readTopValuesPerDayWithTotals(
   db: Kysely<Schema>,
   dimension: Dimension,
   { from, to }: ReportRange,
-  span: ReportBasis,
+  dayCounts: DayCounts,
   limit: ValueLimit,
-): Promise<{ top: DayCount[]; totals: DayCount[] }> {
+): Promise<{ top: DayCountRow[]; totals: DayCountRow[] }> {
   const found = await sql<Record<string, unknown>>`select * from (
       select day, value, views, visitors, clicks, clickers, ${totals(sql`partition by day`)},
         row_number() over (partition by day order by case when value = ${othersValue} then 1 else 0 end, ${valueOrder}) as position
-      from (${dayValueRows(dimension, from, to, span)}) as counts
+      from (${dayValueRows(dimension, from, to, dayCounts)}) as counts
     ) as ranked where value <> ${othersValue} ${limit === 'all' ? sql`` : sql`and position <= ${limit}`}`.execute(db);
   const totalsByDay = new Map(found.rows.map((row) => [String(row.day), totalOf(row)]));
-  return { top: found.rows.map(toDayCount), totals: [...totalsByDay.values()] };
+  return { top: found.rows.map(toDayCountRow), totals: [...totalsByDay.values()] };
 }
 
 /**

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import { engineOf } from '../db/engineOf';
 import type { Schema } from '../db/schema';
-import { rawColumns, Tallies, type DayCounts, type RawRow } from './rawDayCounts';
+import { rawColumns, Tallies, type DayCountsByDimension, type RawRow } from './rawDayCounts';
 
 /** A raw row as read here, with its number (PostgreSQL's bigint arrives as a number). */
 type NumberedRow = RawRow & { id: number };
@@ -67,13 +67,13 @@ export class OpenDayCounter {
    * interleaved at their awaits would tally the same rows twice or settle past rows the other has not
    * counted, so each waits for the one before.
    */
-  read(db: Kysely<Schema>, start: string, now: number = Date.now()): Promise<DayCounts> {
+  read(db: Kysely<Schema>, start: string, now: number = Date.now()): Promise<DayCountsByDimension> {
     const result = this.turn.then(() => this.readNow(db, start, now));
     this.turn = result.catch(() => undefined);
     return result;
   }
 
-  private async readNow(db: Kysely<Schema>, start: string, now: number): Promise<DayCounts> {
+  private async readNow(db: Kysely<Schema>, start: string, now: number): Promise<DayCountsByDimension> {
     if (this.builtAt === 0 || now - this.builtAt > rebuildMs || start < this.start) this.reset(start, now);
     else if (start > this.start) {
       // A day was closed: the closed counts take over from here.

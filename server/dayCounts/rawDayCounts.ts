@@ -1,9 +1,9 @@
 import type { Kysely } from 'kysely';
 import type { Schema } from '../db/schema';
-import { dimensions, maxValuesPerDay, othersValue, type DayCount, type Dimension } from './dimensions';
+import { dimensions, maxValuesPerDay, othersValue, type DayCountRow, type Dimension } from './dimensions';
 
-/** Counts per dimension: one row per day and value, at most maxValuesPerDay values a day plus one othersValue row. */
-export type DayCounts = Map<Dimension, DayCount[]>;
+/** Day counts per dimension, as raw rows count to: one row per day and value, at most maxValuesPerDay values a day plus one othersValue row. */
+export type DayCountsByDimension = Map<Dimension, DayCountRow[]>;
 
 /** What a raw view or click row says, with the columns a table lacks as undefined. */
 export interface RawRow {
@@ -54,7 +54,7 @@ export class Tallies {
    * Each dimension's day as counts() last made it from these tallies alone, until a row of that day is
    * added: a day flooded with a hundred thousand values is sorted again only when it changes.
    */
-  private readonly made = new Map<string, DayCount[]>();
+  private readonly made = new Map<string, DayCountRow[]>();
 
   /** Adds a raw row of views (kind 'view') or of clicks. */
   add(row: RawRow, kind: 'view' | 'click'): void {
@@ -92,8 +92,8 @@ export class Tallies {
    * Each dimension's days, oldest first, each day's values in valueOrder and capped as a closed day is;
    * with `extra`, the rows it holds counted too (a visitor in both counts once), neither changed.
    */
-  counts(extra?: Tallies): DayCounts {
-    const counts: DayCounts = new Map();
+  counts(extra?: Tallies): DayCountsByDimension {
+    const counts: DayCountsByDimension = new Map();
     for (const dimension of dimensions) {
       const base = this.byDimension.get(dimension)!;
       const added = extra?.byDimension.get(dimension);
@@ -115,9 +115,9 @@ export class Tallies {
 }
 
 /** One day's values of a dimension, from its tallies and those added on top, in valueOrder and capped. */
-function countDay(day: string, base: ReadonlyMap<string, Tally> | undefined, added: ReadonlyMap<string, Tally> | undefined): DayCount[] {
-  const values: DayCount[] = [];
-  const row = (value: string, one: Tally, two: Tally | undefined): DayCount => ({
+function countDay(day: string, base: ReadonlyMap<string, Tally> | undefined, added: ReadonlyMap<string, Tally> | undefined): DayCountRow[] {
+  const values: DayCountRow[] = [];
+  const row = (value: string, one: Tally, two: Tally | undefined): DayCountRow => ({
     day,
     value,
     views: one.views + (two?.views ?? 0),
@@ -139,12 +139,12 @@ function countNew(added: Set<string>, base: Set<string>): number {
 }
 
 /** valueOrder (dayCounts.ts) in JavaScript: most visitors, then most clicks, '' after named values, then by name. */
-function byValueOrder(a: DayCount, b: DayCount): number {
+function byValueOrder(a: DayCountRow, b: DayCountRow): number {
   return b.visitors - a.visitors || b.clicks - a.clicks || Number(a.value === '') - Number(b.value === '') || (a.value < b.value ? -1 : a.value > b.value ? 1 : 0);
 }
 
 /** A day's values in order, the ones past maxValuesPerDay added up into one othersValue row that says how many it holds. */
-function capped(day: string, values: DayCount[]): DayCount[] {
+function capped(day: string, values: DayCountRow[]): DayCountRow[] {
   if (values.length <= maxValuesPerDay) return values;
   const rest = values.slice(maxValuesPerDay);
   const sum = (key: 'views' | 'visitors' | 'clicks' | 'clickers') => rest.reduce((total, row) => total + row[key], 0);
@@ -166,7 +166,7 @@ export const rawColumns = {
  * dimension, since each query would scan a busy day's rows again. The tally holds a set of visitor
  * hashes per value, bounded by the rows read.
  */
-export async function readRawDayCounts(db: Kysely<Schema>, from: string, to: string = from): Promise<DayCounts> {
+export async function readRawDayCounts(db: Kysely<Schema>, from: string, to: string = from): Promise<DayCountsByDimension> {
   const tallies = new Tallies();
   const [views, clicks] = await Promise.all([
     db.selectFrom('views').where('day', '>=', from).where('day', '<=', to).select(rawColumns.views).execute(),

@@ -1,4 +1,4 @@
-import { addDays, isDay, utcDay } from '../lib/utcDay';
+import { addDays, dayMs, isDay, utcDay } from '../lib/utcDay';
 
 /** First and last UTC day of a report, both included. */
 export interface ReportRange {
@@ -41,7 +41,7 @@ export function reportRange(options: { days?: number; from?: string; to?: string
   const from = options.from ?? addDays(to, -(days - 1));
   if (!inSpan(from) || !inSpan(to)) throw new ReportRangeError(`a report covers days from ${firstReportDay} to ${lastReportDay}, not ${from} to ${to}`);
   if (from > to) throw new ReportRangeError(`from (${from}) must not be after to (${to})`);
-  if (Date.parse(to) - Date.parse(from) >= maxReportDays * 86_400_000) {
+  if (Date.parse(to) - Date.parse(from) >= maxReportDays * dayMs) {
     throw new ReportRangeError(`a report covers at most ${maxReportDays} days`);
   }
   return { from, to };

@@ -1,5 +1,5 @@
 import type { FunnelReport } from '../funnelReport/funnelReport';
-import { amountText } from '../funnelReport/reportNumbers';
+import { amountText } from '../dayCounts/reportNumbers';
 
 /** One line of the digest's comparison: a figure this week, the week before, and the change, as written in both parts. */
 export interface ComparedFigure {

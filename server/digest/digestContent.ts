@@ -2,7 +2,7 @@ import { formatMoment } from '../lib/utcDay';
 import type { Kysely } from 'kysely';
 import type { Schema } from '../db/schema';
 import type { FunnelReport, FunnelReportOptions } from '../funnelReport/funnelReport';
-import type { ReportRange } from '../funnelReport/reportRange';
+import type { ReportRange } from '../dayCounts/reportRange';
 import { comparedFigures, type ComparedFigure } from './comparedFigures';
 import type { DigestWeek } from './digestWeek';
 import type { Incident } from '../alerts/incidents';

@@ -1,5 +1,5 @@
 import type { OutboxMessage } from '../alerts/alertTypes';
-import { amountText, counted } from '../funnelReport/reportNumbers';
+import { amountText, counted } from '../dayCounts/reportNumbers';
 import type { DigestContent } from './digestContent';
 import { digestHtml } from './digestHtml';
 import { digestText } from './digestText';

@@ -1,4 +1,4 @@
-import type { ReportRange } from '../funnelReport/reportRange';
+import type { ReportRange } from '../dayCounts/reportRange';
 import { addDays, dayMs, dayStart, utcDay } from '../lib/utcDay';
 
 /** When the digest goes out: a day of the week (0 is Sunday, as Date.getUTCDay) and an hour, UTC. */

@@ -1,7 +1,7 @@
 import { dayMs, dayStart } from '../lib/utcDay';
 import type { Kysely } from 'kysely';
 import type { Schema } from '../db/schema';
-import type { ReportRange } from '../funnelReport/reportRange';
+import type { ReportRange } from '../dayCounts/reportRange';
 import { readClosedIncidents, readOpenIncidents, type Incident } from '../alerts/incidents';
 
 /** More than a week of any site's incidents; a digest lists no more. */

@@ -1,8 +1,8 @@
 import { sql, type Kysely } from 'kysely';
 import { readShown, type Experiment, type VariantId } from '../../shared/experiments/experiment';
 import type { Schema } from '../db/schema';
-import { variantConversions } from '../conversions/conversionStore';
-import type { ReportBasis } from '../funnelReport/dayCounts';
+import { variantConversions } from '../dayCounts/countedConversions';
+import type { DayCounts } from '../dayCounts/dayCounts';
 import { decideExperiment, verdictText, type ExperimentDecision } from './experimentVerdict';
 
 /** One variant's figures over its experiment's life, up to the report's last day. */
@@ -56,24 +56,24 @@ const emptyFigures = (): DayFigures => ({ visitors: 0, clickers: 0, clicks: 0, c
 
 /**
  * Every listed experiment's figures per variant, from its first day to `to`: views and clicks from the
- * 'variant' rows of the closed days and the basis's open days, conversions from their own partial index
- * and the folded ones. Its cost follows days × variants, never the traffic behind them. Each
+ * 'variant' rows of the closed days and of the open days the day counts hold, conversions from their own
+ * partial index and the folded ones. Its cost follows days × variants, never the traffic behind them. Each
  * experiment's whole life is read whatever the report's range, since a sequential test looks at every
  * day in turn (experimentVerdict.ts): the verdict is the same from every range and on every reload.
  */
 export async function readExperimentReports(
   db: Kysely<Schema>,
-  basis: ReportBasis,
+  dayCounts: DayCounts,
   to: string,
   currency: string,
   experiments: readonly Experiment[],
 ): Promise<ExperimentReport[]> {
   if (experiments.length === 0) return [];
   const values = experiments.flatMap((experiment) => experiment.variants.map((variant) => `${experiment.id}:${variant.id}`));
-  const closedTo = basis.lastClosed < to ? basis.lastClosed : to;
+  const closedTo = dayCounts.lastClosed < to ? dayCounts.lastClosed : to;
   const [closed, open, conversions, folded] = await Promise.all([
     db.selectFrom('daily_counts').select(['day', 'value', 'visitors', 'clicks', 'clickers']).where('dimension', '=', 'variant').where('day', '<=', closedTo).where('value', 'in', values).execute(),
-    (basis.open.get('variant') ?? []).filter((row) => row.day <= to && row.day > closedTo),
+    (dayCounts.open.get('variant') ?? []).filter((row) => row.day <= to && row.day > closedTo),
     variantConversions(db)
       .where(sql`coalesce(click_day, day)`, '<=', to)
       .execute(),

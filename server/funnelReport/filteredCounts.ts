@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Schema } from '../db/schema';
 import { filteredBeacons, filterReasons, type FilterReason } from '../beacons/filterReasons';
-import type { ReportRange } from './reportRange';
+import type { ReportRange } from '../dayCounts/reportRange';
 
 /** Page views and clicks not counted, for one reason or for all. */
 export interface FilteredFigures {

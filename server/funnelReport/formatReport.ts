@@ -1,6 +1,6 @@
 import type { FunnelReport, OtherSources } from './funnelReport';
-import type { Earnings } from './earnings';
-import { amountText, counted, rate, revenueText, share, sourceName } from './reportNumbers';
+import type { Earnings } from '../dayCounts/earnings';
+import { amountText, counted, rate, revenueText, share, sourceName } from '../dayCounts/reportNumbers';
 import { filterReasons } from '../beacons/filterReasons';
 import { releaseLines } from '../releases/formatReleases';
 

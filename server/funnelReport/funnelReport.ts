@@ -1,11 +1,11 @@
 import { sql, type Kysely } from 'kysely';
 import type { Schema } from '../db/schema';
 import { affiliatePlacements } from '../../shared/affiliate';
-import { daysOf, type ReportRange } from './reportRange';
-import { earningsOf, mainCurrency, type Earnings } from './earnings';
-import { readReportBasis } from './dayCounts';
-import type { DayCount } from './dimensions';
-import type { OpenDayCounter } from './openDays';
+import { daysOf, type ReportRange } from '../dayCounts/reportRange';
+import { earningsOf, mainCurrency, type Earnings } from '../dayCounts/earnings';
+import { readDayCounts } from '../dayCounts/dayCounts';
+import type { DayCountRow } from '../dayCounts/dimensions';
+import type { OpenDayCounter } from '../dayCounts/openDays';
 import { readReleasesReport, type ReleasesReport } from '../releases/releaseReport';
 import { experiments as contentExperiments } from '../../shared/content/experiments';
 import type { Experiment } from '../../shared/experiments/experiment';
@@ -19,11 +19,11 @@ import {
   readTopValuesWithTotal,
   type ConversionCount,
   type ValueLimit,
-} from './funnelQueries';
+} from '../dayCounts/funnelQueries';
 
 export interface ClickCount {
   clicks: number;
-  /** Distinct visitor hashes; summed over days, since the hash changes every day (see visitorHash.ts). */
+  /** Distinct visitor hashes; summed over days, since the hash changes every day (see server/beacons/visitorSalts.ts). */
   visitors: number;
 }
 
@@ -139,24 +139,24 @@ function groupBy<Row>(rows: readonly Row[], key: (row: Row) => string): Map<stri
  */
 export async function readFunnelReport(db: Kysely<Schema>, range: ReportRange, options: FunnelReportOptions = {}): Promise<FunnelReport> {
   const { sources: sourceLimit, daySources: daySourceLimit } = { ...defaultSourceLimits, ...options };
-  const span = await readReportBasis(db, range.from, range.to, options.openDays);
+  const dayCounts = await readDayCounts(db, range.from, range.to, options.openDays);
   const [allPerDay, placementsPerDay, { top: topSources, total: sourceTotals }, devices, referrers, pages, conversions] = await Promise.all([
-    readPerDay(db, 'all', range, span),
-    readPerDay(db, 'placement', range, span),
-    readTopValuesWithTotal(db, 'source', range, span, sourceLimit),
-    readTopValues(db, 'device', range, span, 'all', byClicks),
-    readTopValues(db, 'referrer', range, span, 10, byClicks),
-    readTopValues(db, 'page', range, span, 20, byViews),
+    readPerDay(db, 'all', range, dayCounts),
+    readPerDay(db, 'placement', range, dayCounts),
+    readTopValuesWithTotal(db, 'source', range, dayCounts, sourceLimit),
+    readTopValues(db, 'device', range, dayCounts, 'all', byClicks),
+    readTopValues(db, 'referrer', range, dayCounts, 10, byClicks),
+    readTopValues(db, 'page', range, dayCounts, 20, byViews),
     readConversionCounts(db, range),
   ]);
   // Each day's sources, for the newest days with anything in them that are asked for.
   const activeDays = [...new Set([...allPerDay.filter((row) => row.views > 0 || row.clicks > 0).map((row) => row.day), ...conversions.map((row) => row.day)])].sort();
   const sourceDays = options.daySourceDays === undefined ? activeDays : activeDays.slice(-options.daySourceDays);
   const { top: daySources, totals: daySourceTotals } =
-    sourceDays.length === 0 ? { top: [], totals: [] } : await readTopValuesPerDayWithTotals(db, 'source', { from: sourceDays[0]!, to: range.to }, span, daySourceLimit);
+    sourceDays.length === 0 ? { top: [], totals: [] } : await readTopValuesPerDayWithTotals(db, 'source', { from: sourceDays[0]!, to: range.to }, dayCounts, daySourceLimit);
   const currency = mainCurrency(conversions);
-  const experiments = await readExperimentReports(db, span, range.to, currency, options.experiments ?? contentExperiments);
-  const releases = await readReleasesReport(db, range, span, currency, options.now);
+  const experiments = await readExperimentReports(db, dayCounts, range.to, currency, options.experiments ?? contentExperiments);
+  const releases = await readReleasesReport(db, range, dayCounts, currency, options.now);
   const filtered = await readFilteredCounts(db, range);
   const earnings = (rows: readonly ConversionCount[] = []) => earningsOf(rows, currency);
 
@@ -235,8 +235,8 @@ function sourceOrder(a: SourceCount, b: SourceCount): number {
  * otherwise their conversions count among the others.
  */
 function sourceRows(
-  listed: readonly DayCount[],
-  total: DayCount | undefined,
+  listed: readonly DayCountRow[],
+  total: DayCountRow | undefined,
   limit: ValueLimit,
   conversions: readonly ConversionCount[],
   currency: string,

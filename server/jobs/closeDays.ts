@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
-import { addDays, utcDay } from '../lib/utcDay';
+import { addDays, dayMs, utcDay } from '../lib/utcDay';
 import type { Schema } from '../db/schema';
-import { readLastClosedDay } from '../funnelReport/dayCounts';
-import type { DayCounts } from '../funnelReport/rawDayCounts';
+import { readLastClosedDay } from '../dayCounts/dayCounts';
+import type { DayCountsByDimension } from '../dayCounts/rawDayCounts';
 
 /**
  * A day is closed this long after it ends, so a report recorded just after midnight by an instance whose
@@ -17,11 +17,11 @@ export const maxDaysClosedPerRun = 3660;
 const insertBatch = 200;
 
 /** Reads one day's counts from raw rows: in this process, or where the report reader runs them (server/reports/reportReader.ts). */
-export type ReadRawDay = (day: string) => Promise<DayCounts>;
+export type ReadRawDay = (day: string) => Promise<DayCountsByDimension>;
 
 /** The latest day that ended at least closeGraceMs before now. */
 export function lastFinishedDay(now: Date): string {
-  return utcDay(new Date(now.getTime() - 86_400_000 - closeGraceMs));
+  return utcDay(new Date(now.getTime() - dayMs - closeGraceMs));
 }
 
 async function firstRawDay(db: Kysely<Schema>): Promise<string | undefined> {

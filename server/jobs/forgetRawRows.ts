@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { addDays, utcDay } from '../lib/utcDay';
 import type { Schema } from '../db/schema';
-import { readLastClosedDay } from '../funnelReport/dayCounts';
+import { readLastClosedDay } from '../dayCounts/dayCounts';
 
 /**
  * Rows one delete statement takes at most: SQLite deletes synchronously in the serving thread, and a busy

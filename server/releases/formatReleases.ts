@@ -1,6 +1,5 @@
 import { formatMoment } from '../lib/utcDay';
-import type { FunnelReport } from '../funnelReport/funnelReport';
-import { maxReportedReleases, windowDays } from './releaseReport';
+import { maxReportedReleases, windowDays, type ReleasesReport } from './releaseReport';
 import { afterWindowText, clickThroughText, earningsPerClickText } from './releaseText';
 
 type Table = (rows: string[][], textColumns: number) => string;
@@ -10,8 +9,8 @@ type Table = (rows: string[][], textColumns: number) => string;
  * placements clicked in either week with click-through and earnings per click before and after, as
  * /admin writes them. `table` is the terminal table's column layout (formatReport.ts).
  */
-export function releaseLines(report: FunnelReport, table: Table): string[] {
-  const { inRange, compared } = report.releases;
+export function releaseLines({ releases, currency }: { releases: ReleasesReport; currency: string }, table: Table): string[] {
+  const { inRange, compared } = releases;
   if (compared.length === 0) return ['No release was first served in this range.'];
   const lines: string[] = [];
   if (inRange > compared.length) lines.push(`The newest ${maxReportedReleases} of ${inRange} releases in this range.`);
@@ -26,7 +25,7 @@ export function releaseLines(report: FunnelReport, table: Table): string[] {
     }
     const rows = [['  Placement', 'CTR before', 'CTR after', 'EPC before', 'EPC after']];
     for (const { placement, before, after: afterWindow } of active) {
-      rows.push([`  ${placement}`, clickThroughText(before), clickThroughText(afterWindow), earningsPerClickText(before, report.currency), earningsPerClickText(afterWindow, report.currency)]);
+      rows.push([`  ${placement}`, clickThroughText(before), clickThroughText(afterWindow), earningsPerClickText(before, currency), earningsPerClickText(afterWindow, currency)]);
     }
     lines.push(table(rows, 1));
   }

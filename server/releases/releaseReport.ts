@@ -1,10 +1,10 @@
 import type { Kysely } from 'kysely';
 import { affiliatePlacements } from '../../shared/affiliate';
 import type { Schema } from '../db/schema';
-import { readReportBasis, type ReportBasis } from '../funnelReport/dayCounts';
-import { readConversionCounts, readPerDay, type ConversionCount } from '../funnelReport/funnelQueries';
-import type { ReportRange } from '../funnelReport/reportRange';
-import type { DayCount } from '../funnelReport/dimensions';
+import { readDayCounts, type DayCounts } from '../dayCounts/dayCounts';
+import { readConversionCounts, readPerDay, type ConversionCount } from '../dayCounts/funnelQueries';
+import type { ReportRange } from '../dayCounts/reportRange';
+import type { DayCountRow } from '../dayCounts/dimensions';
 import { addDays, dayMs, dayStart, utcDay } from '../lib/utcDay';
 import { earningsPerClickInterval, wilsonInterval, type Interval } from './intervals';
 import { shortStamp } from './recordRelease';
@@ -76,13 +76,13 @@ function windowsOf(day: string, today: string): { before: Window; after: Window 
 }
 
 /**
- * The basis the funnel report read, when it covers the windows' days (it covers every closed day, and the
- * open ones of its range); otherwise one for the windows' span (a past range whose last release's week
- * reaches past its end, or a database with no closed day yet).
+ * The day counts the funnel report read, when they cover the windows' days (they cover every closed day,
+ * and the open ones of its range); otherwise those of the windows' span (a past range whose last
+ * release's week reaches past its end, or a database with no closed day yet).
  */
-async function basisFor(db: Kysely<Schema>, span: ReportRange, range: ReportRange, basis: ReportBasis): Promise<ReportBasis> {
-  if (span.to <= range.to && (basis.lastClosed !== '' || span.from >= range.from)) return basis;
-  return readReportBasis(db, span.from, span.to);
+async function dayCountsFor(db: Kysely<Schema>, span: ReportRange, range: ReportRange, dayCounts: DayCounts): Promise<DayCounts> {
+  if (span.to <= range.to && (dayCounts.lastClosed !== '' || span.from >= range.from)) return dayCounts;
+  return readDayCounts(db, span.from, span.to);
 }
 
 /**
@@ -94,7 +94,7 @@ async function basisFor(db: Kysely<Schema>, span: ReportRange, range: ReportRang
 export async function readReleasesReport(
   db: Kysely<Schema>,
   range: ReportRange,
-  basis: ReportBasis,
+  dayCounts: DayCounts,
   currency: string,
   now: Date = new Date(),
 ): Promise<ReleasesReport> {
@@ -117,10 +117,10 @@ export async function readReleasesReport(
     from: releases.reduce((first, release) => (release.before.from < first ? release.before.from : first), releases[0]!.before.from),
     to: releases.reduce((last, release) => (release.after.to > last ? release.after.to : last), releases[0]!.after.to),
   };
-  const spanBasis = await basisFor(db, span, range, basis);
+  const spanCounts = await dayCountsFor(db, span, range, dayCounts);
   const [allPerDay, placementsPerDay, conversions] = await Promise.all([
-    readPerDay(db, 'all', span, spanBasis),
-    readPerDay(db, 'placement', span, spanBasis),
+    readPerDay(db, 'all', span, spanCounts),
+    readPerDay(db, 'placement', span, spanCounts),
     readConversionCounts(db, span),
   ]);
   const paid = conversions.filter((row) => row.currency === currency);
@@ -153,7 +153,7 @@ interface WindowSums {
   micros: number;
 }
 
-function sumWindow(window: Window, placement: string, allPerDay: readonly DayCount[], placementsPerDay: readonly DayCount[], paid: readonly ConversionCount[]): WindowSums {
+function sumWindow(window: Window, placement: string, allPerDay: readonly DayCountRow[], placementsPerDay: readonly DayCountRow[], paid: readonly ConversionCount[]): WindowSums {
   const sums: WindowSums = { views: 0, clicks: 0, conversions: 0, micros: 0 };
   for (const row of allPerDay) if (within(row.day, window)) sums.views += row.views;
   for (const row of placementsPerDay) if (row.value === placement && within(row.day, window)) sums.clicks += row.clicks;

@@ -1,4 +1,4 @@
-import { amountText, counted } from '../funnelReport/reportNumbers';
+import { amountText, counted } from '../dayCounts/reportNumbers';
 import type { Interval } from './intervals';
 import { windowDays, type ReleaseWindow } from './releaseReport';
 

@@ -6,9 +6,9 @@ import { adminReportHtml, adminReportOptions, type AdminPageContext } from '../a
 import type { DatabaseSettings } from '../db/databaseSettings';
 import type { Schema } from '../db/schema';
 import { readFunnelReport, type FunnelReport, type FunnelReportOptions } from '../funnelReport/funnelReport';
-import { OpenDayCounter } from '../funnelReport/openDays';
-import { readRawDayCounts, type DayCounts } from '../funnelReport/rawDayCounts';
-import { reportRange, type ReportRange } from '../funnelReport/reportRange';
+import { OpenDayCounter } from '../dayCounts/openDays';
+import { readRawDayCounts, type DayCountsByDimension } from '../dayCounts/rawDayCounts';
+import { reportRange, type ReportRange } from '../dayCounts/reportRange';
 import { reportTimeoutMs, SlowReportError, tookTooLong } from '../funnelReport/slowReport';
 import { distDir } from '../lib/paths';
 import { isCancelledStatement } from './reportDatabase';
@@ -31,7 +31,7 @@ export interface ReportReader {
   /** The weekly digest of a week against the week before, written (HTML and text) where it was read (server/digest/). */
   readDigest(week: DigestWeek, context: DigestContext): Promise<OutboxMessage>;
   /** One day's counts from its raw rows, for closing the day (server/jobs/closeDays.ts). */
-  readRawDay(day: string): Promise<DayCounts>;
+  readRawDay(day: string): Promise<DayCountsByDimension>;
   /**
    * At start-up: has the worker read and render the default range's page once and throw it away, so the
    * first /admin after a start or deploy finds the worker's code compiled and the open days counted. A
@@ -154,7 +154,7 @@ export function workerReportReader(settings: DatabaseSettings, { timeoutMs = rep
     readFunnel: (range, options) => ask<FunnelReport>({ kind: 'funnel', range, options }),
     readAdminPage: (range, context) => ask<string>({ kind: 'adminPage', range, context }),
     readDigest: (week, context) => ask<OutboxMessage>({ kind: 'digest', week, context }),
-    readRawDay: (day) => ask<DayCounts>({ kind: 'rawDay', day }),
+    readRawDay: (day) => ask<DayCountsByDimension>({ kind: 'rawDay', day }),
     warmUp: () => void ask<string>({ kind: 'adminPage', range: reportRange({}), context: { linkHealth: undefined, affiliateUrl: '' } }).catch(() => {}),
     async close() {
       const running = worker;

@@ -8,7 +8,7 @@ import { databaseLinkCheckLog } from '../../server/linkHealth/linkCheckLog';
 import type { LinkCheckResult } from '../../server/linkHealth/checkLink';
 import { claimJobRun } from '../../server/jobs/jobRuns';
 import { closeFinishedDays } from '../../server/jobs/closeDays';
-import { readRawDayCounts } from '../../server/funnelReport/rawDayCounts';
+import { readRawDayCounts } from '../../server/dayCounts/rawDayCounts';
 import { addClicksBetween, addSales, addViewsBetween, momentsBetween } from '../support/alertRows';
 import { engines, useTestDatabase } from '../support/engines';
 

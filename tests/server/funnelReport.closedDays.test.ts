@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { readRawDayCounts } from '../../server/funnelReport/rawDayCounts';
+import { readRawDayCounts } from '../../server/dayCounts/rawDayCounts';
 import { readFunnelReport, type FunnelReportOptions } from '../../server/funnelReport/funnelReport';
 import { closeFinishedDays } from '../../server/jobs/closeDays';
 import { forgetRawRows } from '../../server/jobs/forgetRawRows';

@@ -2,8 +2,8 @@ import fc from 'fast-check';
 import pg from 'pg';
 import type { Kysely } from 'kysely';
 import type { Schema } from '../../server/db/schema';
-import { OpenDayCounter, rebuildMs, settleMs } from '../../server/funnelReport/openDays';
-import { readRawDayCounts } from '../../server/funnelReport/rawDayCounts';
+import { OpenDayCounter, rebuildMs, settleMs } from '../../server/dayCounts/openDays';
+import { readRawDayCounts } from '../../server/dayCounts/rawDayCounts';
 import { engines, openTestDatabase } from '../support/engines';
 
 const today = '2026-11-24';

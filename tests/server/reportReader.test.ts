@@ -5,7 +5,7 @@ import { createClickStore } from '../../server/clicks/clickStore';
 import type { AppDatabase } from '../../server/db/openDatabase';
 import { openDatabase } from '../../server/db/openDatabase';
 import { createStatsStores } from '../../server/statsStores';
-import { readRawDayCounts } from '../../server/funnelReport/rawDayCounts';
+import { readRawDayCounts } from '../../server/dayCounts/rawDayCounts';
 import { readFunnelReport } from '../../server/funnelReport/funnelReport';
 import { SlowReportError } from '../../server/funnelReport/slowReport';
 import { workerReportReader, type ReportReader } from '../../server/reports/reportReader';

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Schema } from '../../server/db/schema';
-import { readRawDayCounts } from '../../server/funnelReport/rawDayCounts';
+import { readRawDayCounts } from '../../server/dayCounts/rawDayCounts';
 import { closeFinishedDays } from '../../server/jobs/closeDays';
 import { forgetRawRows } from '../../server/jobs/forgetRawRows';
 

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { isDay } from '../../server/lib/utcDay';
-import { daysOf, firstReportDay, lastReportDay, maxReportDays, reportRange, ReportRangeError } from '../../server/funnelReport/reportRange';
+import { daysOf, firstReportDay, lastReportDay, maxReportDays, reportRange, ReportRangeError } from '../../server/dayCounts/reportRange';
 
 const now = new Date('2026-11-21T15:00:00Z');
 

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import { affiliatePlacements } from '../../../shared/affiliate';
 import type { Schema } from '../../db/schema';
-import { readLastClosedDay } from '../../funnelReport/dayCounts';
+import { readLastClosedDay } from '../../dayCounts/dayCounts';
 import { addDays, dayMs, dayStart, formatMoment, utcDay } from '../../lib/utcDay';
 import { chanceOfNone, expectedThreshold, formatChance, noneIsUnlikely } from './chanceOfNone';
 import type { RuleVerdict } from './ruleVerdict';
