@@ -20,8 +20,11 @@ export interface AffiliateLinkProps {
  * JavaScript are credited to the words the visitor saw.
  */
 export function AffiliateLink({ placement, className, children }: AffiliateLinkProps) {
-  const { affiliateUrl, affiliateSubIdParam, clickCounting, shown = [] } = usePageContext();
+  const { siteUrl, affiliateUrl, affiliateSubIdParam, clickCounting, shown = [] } = usePageContext();
   const subId = shown.length > 0 ? variantSubId(placementCodes[placement], shown) : placement;
+  // Absolute on SITE_URL's origin: the HTML standard allows only absolute http(s) URLs in `ping`. Visitors
+  // read the page at SITE_URL, so the ping stays same-origin, as the click route's cross-site check wants.
+  const ping = clickCounting ? new URL(clickPingUrl(clickCounting.endpoint, placement, undefined, formatShown(shown)), siteUrl).href : undefined;
   return (
     <a
       className={className}
@@ -29,7 +32,7 @@ export function AffiliateLink({ placement, className, children }: AffiliateLinkP
       target="_blank"
       rel="sponsored noopener"
       data-placement={placement}
-      ping={clickCounting ? clickPingUrl(clickCounting.endpoint, placement, undefined, formatShown(shown)) : undefined}
+      ping={ping}
     >
       {children}
       <span className="visually-hidden"> {site.newTabNote}</span>

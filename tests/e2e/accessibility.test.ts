@@ -41,7 +41,7 @@ describe('axe-core with the menu and an FAQ answer open', () => {
     const { page } = await context.open('/', { viewport: viewports.phone });
     await page.click('#faq summary');
     await page.click('.top-bar__menu-button');
-    await page.waitForSelector('.top-bar__menu-button[aria-expanded="true"]');
+    await page.waitForSelector('.top-bar__menu:popover-open');
     expect(await violations(page)).toEqual([]);
     await page.close();
   });

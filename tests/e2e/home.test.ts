@@ -60,14 +60,14 @@ describe.each(Object.entries(viewports))('the home page at %s width', (name, vie
     const { page } = opened;
     if (name === 'phone') {
       await page.click('.top-bar__menu-button');
-      await page.waitForSelector('.top-bar__menu-button[aria-expanded="true"]');
+      await page.waitForSelector('.top-bar__menu:popover-open');
     }
     const [link] = await page.$$(`xpath/.//a[contains(@class,"top-bar__link") and normalize-space()="${label}"]`);
     await link!.click();
     await waitForLanding(page, id);
     expect(await headingOffset(page, id)).toBeGreaterThanOrEqual(0);
     expect(page.url()).toBe(`${context.site.url}/#${id}`);
-    if (name === 'phone') expect(await page.$eval('.top-bar__menu-button', (element) => element.getAttribute('aria-expanded'))).toBe('false');
+    if (name === 'phone') expect(await page.$eval('.top-bar__menu', (menu) => menu.matches(':popover-open'))).toBe(false);
     await page.waitForFunction(
       (target) => document.querySelector('.top-bar__link[aria-current]')?.getAttribute('href') === `#${target}`,
       { timeout: 3000 },

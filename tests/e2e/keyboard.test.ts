@@ -56,11 +56,11 @@ describe('keyboard-only use', () => {
     const page = await openPage('/', viewports.phone);
     await page.focus('.top-bar__menu-button');
     await page.keyboard.press('Enter');
-    await page.waitForSelector('.top-bar__menu-button[aria-expanded="true"]');
+    await page.waitForSelector('.top-bar__menu:popover-open');
     await page.keyboard.press('Tab');
     expect((await focused(page)).label).toBe('Home');
     await page.keyboard.press('Escape');
-    await page.waitForSelector('.top-bar__menu-button[aria-expanded="false"]');
+    await page.waitForSelector('.top-bar__menu:not(:popover-open)');
     expect((await focused(page)).className).toBe('top-bar__menu-button');
     await page.close();
   });

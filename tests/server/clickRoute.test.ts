@@ -141,11 +141,12 @@ describe('POST /api/clicks', () => {
 });
 
 describe('affiliate links with click counting on', () => {
-  it('carry a ping to the click endpoint for their placement, and the page names the endpoint for the script', async () => {
+  it('carry a ping to the click endpoint on SITE_URL for their placement, and the page names the endpoint for the script', async () => {
     const { app, store } = await setUp();
     const page = parseHtml((await request(app).get('/').expect(200)).text);
     for (const placement of affiliatePlacements) {
-      expect(page.attr(`a[data-placement="${placement}"]`, 'ping')).toBe(`/api/clicks?placement=${placement}`);
+      // Absolute, as the HTML standard asks of ping.
+      expect(page.attr(`a[data-placement="${placement}"]`, 'ping')).toBe(`${testSiteUrl}/api/clicks?placement=${placement}`);
     }
     expect(page.attr('script[data-click-endpoint]', 'data-click-endpoint')).toBe('/api/clicks');
     await store.close();

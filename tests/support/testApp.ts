@@ -36,13 +36,26 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-/** Starts the app on an ephemeral loopback port, as the browser tests need a real socket. */
+/**
+ * Starts the app on an ephemeral loopback port, as the browser tests need a real socket. Its SITE_URL is
+ * the address it listens on unless env names another, as visitors of a real site use SITE_URL: the
+ * affiliate links' ping, absolute on SITE_URL, then reaches this server. The port is known only once
+ * listening, so the app is made then; nothing can ask before this returns.
+ */
 export async function startTestServer(env: Record<string, string> = {}, options: AppOptions = {}): Promise<RunningServer> {
-  const server = createHttpServer(await createTestApp({ SITE_URL: 'http://127.0.0.1', ...env }, options));
+  let app: Express | undefined;
+  const server = createHttpServer((req, res) => app!(req, res));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
+  const url = `http://127.0.0.1:${port}`;
+  try {
+    app = await createTestApp({ SITE_URL: url, ...env }, options);
+  } catch (error) {
+    server.close();
+    throw error;
+  }
   return {
-    url: `http://127.0.0.1:${port}`,
+    url,
     server,
     close: () =>
       new Promise<void>((resolve, reject) => {

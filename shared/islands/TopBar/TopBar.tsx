@@ -82,7 +82,9 @@ export default function TopBar({ onHome }: TopBarProps) {
           ref={buttonRef}
           type="button"
           className="top-bar__menu-button"
-          aria-expanded={menu.open}
+          // A popovertarget button's expanded state comes from its popover (ARIA in HTML forbids aria-expanded
+          // beside it): only the fallback, known after hydration, says it itself. So the server's HTML has none.
+          aria-expanded={popover ? undefined : menu.open}
           aria-controls={menuId}
           aria-label={menuLabels.open}
           popoverTarget={menuId}
