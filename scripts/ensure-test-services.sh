@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# npm test needs three programs besides Node: Debian's Chromium for the browser tests, PostgreSQL (13 or
-# later) for throwaway test clusters, and nginx for the several-instances tests. On a fresh machine some are
-# missing: install them with apt when we can (as root), with one apt-get update, or say exactly how.
+# npm test needs four programs besides Node: Debian's Chromium for the browser tests, PostgreSQL (13 or
+# later) for throwaway test clusters, nginx for the several-instances tests, and Java for the W3C Nu HTML
+# Checker (vnu-jar) that checks every page. On a fresh machine some are missing: install them with apt when
+# we can (as root), with one apt-get update, or say exactly how.
 set -euo pipefail
 
 missing_packages=()
@@ -46,6 +47,11 @@ elif [ ! -x /usr/sbin/nginx ] && ! command -v nginx >/dev/null 2>&1; then
   missing_packages+=(nginx)
 fi
 
+# Java: java on PATH, which tests/support/nuHtmlChecker.ts runs (vnu.jar needs 11 or later; Debian 12's is 17).
+if ! command -v java >/dev/null 2>&1; then
+  missing_packages+=(default-jre-headless)
+fi
+
 if [ ${#missing_packages[@]} -eq 0 ]; then
   exit 0
 fi
@@ -77,6 +83,7 @@ if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
       chromium) echo "Installed $("$chromium" --version 2>/dev/null || echo chromium)." ;;
       postgresql) echo "Installed PostgreSQL $("$(postgres_bin_dir)/initdb" --version | sed 's/.*) //'), without starting its default cluster." ;;
       nginx) echo "Installed $(/usr/sbin/nginx -v 2>&1 | sed 's/.*: //'), without starting its default site." ;;
+      default-jre-headless) echo "Installed Java ($(java -version 2>&1 | head -n 1))." ;;
     esac
   done
   exit 0
@@ -91,6 +98,7 @@ fi
       chromium) echo "or point CHROME_PATH at another Chromium or Chrome binary: CHROME_PATH=/path/to/chrome npm test" ;;
       postgresql) echo "or use a PostgreSQL server of your own (13 or later, a user that may CREATE DATABASE): TEST_DATABASE_URL=postgres://user@127.0.0.1:5432/postgres npm test" ;;
       nginx) echo "or point NGINX_PATH at another nginx binary: NGINX_PATH=/path/to/nginx npm test" ;;
+      default-jre-headless) echo "or put another Java (11 or later) on PATH as java: the HTML checker runs java -jar vnu.jar" ;;
     esac
   done
 } >&2

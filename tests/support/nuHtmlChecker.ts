@@ -25,6 +25,9 @@ export function nuHtmlErrors(dir: string): Promise<string[]> {
   return new Promise((resolve, reject) => {
     // --errors-only: the checker's warnings are advice (e.g. a redundant role), not invalid HTML.
     execFile('java', ['-jar', vnuJar, '--errors-only', '--format', 'json', '--skip-non-html', dir], { maxBuffer: 64 * 1024 * 1024 }, (error, _stdout, stderr) => {
+      if ((error as NodeJS.ErrnoException | null)?.code === 'ENOENT') {
+        return reject(new Error("The Nu HTML Checker needs java on PATH: install Debian's default-jre-headless (bash scripts/ensure-test-services.sh does, as root)."));
+      }
       let messages: CheckerMessage[];
       try {
         messages = (JSON.parse(stderr) as { messages: CheckerMessage[] }).messages;
