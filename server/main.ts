@@ -11,7 +11,7 @@ import { LinkMonitor } from './linkHealth/linkMonitor';
 import { consoleLogger } from './lib/logger';
 import { ManifestError } from './manifest';
 import { openReportReader } from './reports/reportReader';
-import { startBackgroundWork } from './backgroundWork';
+import { startBackgroundWork, type BackgroundWork } from './backgroundWork';
 
 /** A start-up problem the operator can fix: one clear line, exit code 1, no stack trace. */
 function fail(message: string): never {
@@ -66,27 +66,25 @@ async function start() {
     if (error.code === 'EADDRNOTAVAIL') fail(`HOST ${config.host} is not an address of this machine`);
     fail(`cannot listen on ${config.host}:${config.port}: ${error.message}`);
   });
+  // Every timer (maintenance, releases, filtered counts, the outbox's sender, the digest, the alert watch, the link check), once listening: server/schedule/schedule.ts.
+  let background: BackgroundWork | undefined;
+  let stopping = false;
   server.listen(config.port, config.host, () => {
     const { port } = server.address() as AddressInfo;
     const ms = (performance.now() - startedAt).toFixed(0);
     consoleLogger.info(`Auctions Guide is listening on http://${config.host}:${port} (public URL ${config.siteUrl}; ready in ${ms} ms)`);
     consoleLogger.info(describeCounting(config, stores));
-    linkMonitor?.start();
+    if (!stopping) background = startBackgroundWork(config, stores, { ...(linkMonitor ? { linkMonitor } : {}), logger: consoleLogger });
   });
 
-  // Maintenance, releases, filtered counts, alert rules, the digest and the alerts' sender (server/backgroundWork.ts).
-  const background = startBackgroundWork(config, stores, { checksLink: linkMonitor !== undefined, logger: consoleLogger });
-
-  let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;
     consoleLogger.info(`${signal} received: finishing in-flight requests, then exiting`);
-    linkMonitor?.stop();
-    background.stop();
+    background?.stop();
     void shutDown(server, config.shutdownTimeoutMs).then(async (outcome) => {
       if (outcome === 'timeout') consoleLogger.info(`requests still open after ${config.shutdownTimeoutMs} ms were cut off`);
-      await background.finish();
+      await background?.finish();
       // Every acknowledged click is already committed; closing folds SQLite's WAL back into the main file.
       await stores?.reports.close().catch((error: unknown) => consoleLogger.error('closing the report reader failed', error));
       await stores?.database.close().catch((error: unknown) => consoleLogger.error('closing the database failed', error));

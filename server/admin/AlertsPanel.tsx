@@ -1,11 +1,11 @@
 import { formatMoment } from '../lib/utcDay';
 import type { AlertsOverview, IncidentWithDeliveries } from '../alerts/alertsOverview';
 import { incidentTitle } from '../alerts/alertMessage';
-import type { AlertChannel } from '../alerts/alertTypes';
-import type { Delivery } from '../alerts/outbox';
+import type { ChannelName } from '../delivery/deliveryChannel';
+import type { Delivery } from '../delivery/outbox';
 
-const channelNames: Record<AlertChannel, string> = { webhook: 'webhook', email: 'e-mail' };
-const channelName = (channel: string) => channelNames[channel as AlertChannel] ?? channel;
+const channelNames: Record<ChannelName, string> = { webhook: 'webhook', email: 'e-mail' };
+const channelName = (channel: string) => channelNames[channel as ChannelName] ?? channel;
 
 const capitalized = (text: string) => text[0]!.toUpperCase() + text.slice(1);
 
@@ -38,7 +38,7 @@ function Deliveries({ incident, event, label }: { incident: IncidentWithDeliveri
   );
 }
 
-function ChannelsLine({ channels }: { channels: readonly AlertChannel[] }) {
+function ChannelsLine({ channels }: { channels: readonly ChannelName[] }) {
   if (channels.length === 0) {
     return (
       <p className="health">

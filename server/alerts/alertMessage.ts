@@ -1,18 +1,11 @@
-import type { AlertRule, OutboxMessage } from './alertTypes';
+import type { OutboxMessage } from '../delivery/outbox';
+import type { AlertRule } from './alertTypes';
+import { alertRuleNamed } from './rules/allRules';
 import { formatMoment } from '../lib/utcDay';
 
-/** What each rule watches, as an alert's subject line names it. */
-const ruleTitles: Record<AlertRule, (subject: string) => string> = {
-  link: () => 'affiliate link broken',
-  sales: (placement) => `sales gone silent on ${placement}`,
-  views: () => 'page views gone silent',
-  clicks: () => 'clicks gone silent',
-  database: (instance) => `statistics database not answering ${instance}`,
-};
-
-/** A rule's incident in a few words: "sales gone silent on hero". */
+/** A rule's incident in a few words, as its rule writes it: "sales gone silent on hero". */
 export function incidentTitle(rule: AlertRule, subject: string): string {
-  return ruleTitles[rule](subject);
+  return alertRuleNamed(rule)?.title(subject) ?? `${rule}${subject ? ` (${subject})` : ''}`;
 }
 
 export interface IncidentFacts {

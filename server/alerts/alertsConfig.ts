@@ -1,8 +1,10 @@
 import { isIP } from 'node:net';
 import { ConfigError } from '../configError';
 import { isEmailAddress } from '../lib/emailAddress';
-import type { AlertChannel, AlertsConfig } from './alertTypes';
-import { redactSecretUrl } from './redactSecretUrl';
+import type { ChannelName } from '../delivery/deliveryChannel';
+import { redactSecretUrl } from '../delivery/redactSecretUrl';
+import { isLoopbackHost } from '../lib/hostName';
+import type { AlertsConfig } from './alertTypes';
 
 type Env = Record<string, string | undefined>;
 
@@ -43,7 +45,7 @@ export function parseAlertsConfig(env: Env, siteUrl: string): AlertsConfig | und
 }
 
 /** The channels an alert is enqueued on: each one configured. */
-export function alertChannels(alerts: AlertsConfig | undefined): AlertChannel[] {
+export function alertChannels(alerts: AlertsConfig | undefined): ChannelName[] {
   return [...(alerts?.webhookUrl ? (['webhook'] as const) : []), ...(alerts?.email ? (['email'] as const) : [])];
 }
 
@@ -51,13 +53,6 @@ export function alertChannels(alerts: AlertsConfig | undefined): AlertChannel[] 
 function given(value: string | undefined): string | undefined {
   const trimmed = value?.trim();
   return trimmed ? trimmed : undefined;
-}
-
-/** 127.0.0.0/8, ::1 and localhost: an http webhook is allowed only where nobody on the way can read it. */
-export function isLoopbackHost(hostname: string): boolean {
-  const host = hostname.replace(/^\[(.*)\]$/, '$1').toLowerCase();
-  if (host === 'localhost' || host === '::1') return true;
-  return isIP(host) === 4 && host.startsWith('127.');
 }
 
 function parseWebhookUrl(raw: string | undefined): string | undefined {

@@ -1,9 +1,9 @@
 import { dayMs } from '../lib/utcDay';
 import type { Kysely } from 'kysely';
 import type { Schema } from '../db/schema';
-import type { AlertChannel } from './alertTypes';
 import { readClosedIncidents, readOpenIncidents, type Incident } from './incidents';
-import { deliveriesOf, type Delivery } from './outbox';
+import type { ChannelName } from '../delivery/deliveryChannel';
+import { deliveriesOf, type Delivery } from '../delivery/outbox';
 
 /** /admin lists the alerts of this many days. */
 export const overviewDays = 30;
@@ -17,7 +17,7 @@ export interface IncidentWithDeliveries extends Incident {
 /** What /admin's Alerts section shows; plain data, so it can be handed to the report worker that renders the page. */
 export interface AlertsOverview {
   /** The channels configured; none when alerts are off (incidents are still recorded). */
-  channels: AlertChannel[];
+  channels: ChannelName[];
   /** Open now, oldest first. */
   open: IncidentWithDeliveries[];
   /** Opened or closed in the last 30 days and closed now, newest first. */
@@ -31,7 +31,7 @@ export interface AlertsOverview {
  * whatever the tables' age: the open ones (incidents_open), the closed ones under way in the 30 days
  * (incidents_by_time, see readClosedIncidents), and their outbox rows (outbox_by_incident).
  */
-export async function readAlertsOverview(db: Kysely<Schema>, channels: readonly AlertChannel[], now: number): Promise<AlertsOverview> {
+export async function readAlertsOverview(db: Kysely<Schema>, channels: readonly ChannelName[], now: number): Promise<AlertsOverview> {
   const since = now - overviewDays * dayMs;
   // One more than shown, to tell whether any were left out.
   const [open, closed] = await Promise.all([readOpenIncidents(db, maxOverviewIncidents), readClosedIncidents(db, { start: since, limit: maxOverviewIncidents + 1 })]);

@@ -4,11 +4,10 @@ import type { Availability } from '../db/availability';
 import type { Schema } from '../db/schema';
 import { errorSummary } from '../lib/errorText';
 import type { Logger } from '../lib/logger';
+import type { ChannelName, DeliveryChannel, DeliveryChannels } from '../delivery/deliveryChannel';
+import { channelPayload } from '../delivery/outbox';
 import { alertMessage } from './alertMessage';
-import type { AlertChannel } from './alertTypes';
-import type { DeliveryChannel } from './deliveryChannel';
 import type { IncidentStore } from './incidents';
-import { channelPayload } from './outbox';
 import { noOutage, outageStep, type OutageNames, type OutageWatch } from './rules/databaseRule';
 
 /** How an instance names itself in the database alert: several may run on one host, so the pid too. */
@@ -19,7 +18,7 @@ export interface DatabaseOutageOptions {
   availability: Pick<Availability, 'downSince'>;
   incidents: IncidentStore;
   /** The configured channels (none when alerts are off: the outage is then only recorded for /admin). */
-  channels: Partial<Record<AlertChannel, DeliveryChannel>>;
+  channels: DeliveryChannels;
   names: OutageNames;
   siteUrl: string;
   logger: Logger;
@@ -51,7 +50,7 @@ export class DatabaseOutage {
     if (step.action === 'alert') {
       // The incident's id is not known yet (it is recorded once the database answers): 0 says so.
       const message = alertMessage({ id: 0, rule: 'database', subject: names.instance, openedAt: watch.downSince!, summary: step.summary }, siteUrl);
-      const pending = Object.entries(channels).filter((entry): entry is [AlertChannel, DeliveryChannel] => entry[1] !== undefined && !this.sentOn.has(entry[0]));
+      const pending = Object.entries(channels).filter((entry): entry is [ChannelName, DeliveryChannel] => entry[1] !== undefined && !this.sentOn.has(entry[0]));
       await Promise.all(
         pending.map(async ([channel, delivery]) => {
           const result = await delivery.send(channelPayload(channel, message)).catch((error: unknown) => ({ ok: false as const, reason: errorSummary(error) }));

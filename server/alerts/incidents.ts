@@ -2,8 +2,9 @@ import { dayMs } from '../lib/utcDay';
 import type { Kysely } from 'kysely';
 import type { Schema } from '../db/schema';
 import { alertMessage } from './alertMessage';
-import type { AlertChannel, AlertRule } from './alertTypes';
-import { enqueue } from './outbox';
+import type { ChannelName } from '../delivery/deliveryChannel';
+import { enqueue } from '../delivery/outbox';
+import type { AlertRule } from './alertTypes';
 
 /** An incident as the rules and /admin read it. */
 export interface Incident {
@@ -36,7 +37,7 @@ export interface IncidentStore {
 
 export interface IncidentStoreOptions {
   /** Where alerts go: none when alerts are off, so incidents are only recorded for /admin. */
-  channels: readonly AlertChannel[];
+  channels: readonly ChannelName[];
   /** SITE_URL, named in every message. */
   siteUrl: string;
   /** Called after a message was enqueued and committed: wakes the sender so it need not wait for its next round. */

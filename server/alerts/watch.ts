@@ -1,31 +1,20 @@
-import type { Kysely } from 'kysely';
-import type { Schema } from '../db/schema';
 import { firstLine, messageOf } from '../lib/errorText';
 import type { Logger } from '../lib/logger';
 import type { LinkCheckLog } from '../linkHealth/linkCheckLog';
 import type { AppDatabase } from '../db/openDatabase';
-import { createDeliveryChannels } from './alertSender';
+import type { DeliveryChannels } from '../delivery/deliveryChannel';
+import { oneAtATime } from '../schedule/oneAtATime';
 import { alertChannels } from './alertsConfig';
 import type { AlertsConfig } from './alertTypes';
 import { DatabaseOutage, thisInstance } from './databaseOutage';
-import type { DeliveryChannel } from './deliveryChannel';
 import { createIncidentStore, type IncidentStore } from './incidents';
-import { readLinkVerdict } from './rules/linkRule';
-import type { RuleVerdict } from './rules/ruleVerdict';
-import { readSalesVerdicts } from './rules/salesRule';
-import { readSilenceVerdict } from './rules/silenceRule';
-import { RepeatingTask } from '../lib/repeatingTask';
+import type { RuleSources } from './rules/alertRuleDefinition';
+import { alertRules } from './rules/allRules';
 
 /** Every instance looks this often (the database rule is each instance's own). */
 export const watchTickMs = 60_000;
 /** The rules that read the database run once per period of this length, across instances. */
 export const watchPeriodMs = 5 * 60_000;
-
-export interface RuleSources {
-  db: Kysely<Schema>;
-  /** The shared link-check history, when LINK_CHECK_HOURS is set; undefined turns the link rule off. */
-  linkChecks?: LinkCheckLog;
-}
 
 /** What one run of the rules changed: the incidents this caller opened and closed (another instance's changes are not here). */
 export interface RulesRun {
@@ -35,15 +24,8 @@ export interface RulesRun {
   failed: { rule: string; error: string }[];
 }
 
-const rules: { name: string; read: (sources: RuleSources, now: number) => Promise<(RuleVerdict | undefined)[]> }[] = [
-  { name: 'link', read: async ({ linkChecks }) => (linkChecks ? [await readLinkVerdict(linkChecks)] : []) },
-  { name: 'sales', read: ({ db }) => readSalesVerdicts(db) },
-  { name: 'views', read: async ({ db }, now) => [await readSilenceVerdict(db, 'views', now)] },
-  { name: 'clicks', read: async ({ db }, now) => [await readSilenceVerdict(db, 'clicks', now)] },
-];
-
 /**
- * Runs the rules that read the database, at `now`: opens an incident for each wrong verdict and closes
+ * Runs the rules that read the database (those of allRules.ts with a `read`), at `now`: opens an incident for each wrong verdict and closes
  * the open one of each fine verdict (only those open, so a quiet run writes nothing). Safe to run on
  * two instances at once: the incident store lets one of them alert. Never throws; a rule that fails is
  * listed and the others still run.
@@ -57,7 +39,8 @@ export async function runRules(sources: RuleSources, incidents: IncidentStore, n
     run.failed.push({ rule: 'all', error: firstLine(messageOf(error)) });
     return run;
   }
-  for (const rule of rules) {
+  for (const rule of alertRules) {
+    if (!('read' in rule)) continue;
     try {
       for (const verdict of await rule.read(sources, now)) {
         if (!verdict) continue;
@@ -85,36 +68,22 @@ export interface AlertWatchOptions extends RuleSources {
   available: () => boolean;
   logger: Logger;
   now?: () => number;
-  /** Channels of this watch's own (the database alert's), closed when it stops. */
-  channels?: Partial<Record<string, DeliveryChannel>>;
 }
 
 /**
- * The watch on one instance: an unref'd timer every minute. Each look runs this instance's database
- * rule, then, once per five-minute period across instances (claimed in job_runs), the rules that read
- * the database. Never throws, never overlaps itself; all of it is small queries, nothing long in this thread.
+ * The watch on one instance, looking every watchTickMs (the schedule runs tick(), server/schedule/schedule.ts).
+ * Each look runs this instance's database rule, then, once per five-minute period across instances
+ * (claimed in job_runs), the rules that read the database. Never throws, never overlaps itself; all of it
+ * is small queries, nothing long in this thread.
  */
 export class AlertWatch {
-  private readonly looks = new RepeatingTask(() => this.look(), watchTickMs);
   /** The last period this instance tried to claim, so a claim is written once per period, not once a minute. */
   private claimedPeriod: number | undefined;
 
   constructor(private readonly options: AlertWatchOptions) {}
 
-  /** A look right away, then every minute. */
-  start(): void {
-    this.looks.start();
-  }
-
-  stop(): void {
-    this.looks.stop();
-    for (const channel of Object.values(this.options.channels ?? {})) channel?.close();
-  }
-
   /** One look; a call while one is under way gets that one. */
-  tick(): Promise<void> {
-    return this.looks.run();
-  }
+  readonly tick: () => Promise<void> = oneAtATime(() => this.look());
 
   private async look(): Promise<void> {
     const { outage, claimJobRun, incidents, logger, available, now = Date.now } = this.options;
@@ -147,18 +116,19 @@ export interface AlertWatchSettings {
   /** Whether LINK_CHECK_HOURS is set: the link rule reads the checks only then. */
   checksLink: boolean;
   logger: Logger;
+  /** The channels alerts go on, built once for the instance (server/backgroundWork.ts): the database alert goes straight through them. */
+  channels: DeliveryChannels;
   /** Wakes the outbox's sender after an alert or recovery was enqueued. */
   enqueued: () => void;
 }
 
-/** The watch of one running instance, on its open database and stores (server/main.ts starts it whenever statistics are on). */
+/** The watch of one running instance, on its open database and stores (server/backgroundWork.ts schedules it whenever statistics are on). */
 export function createAlertWatch(
   stores: { database: AppDatabase; linkChecks: LinkCheckLog; claimJobRun(job: string, period: string): Promise<boolean> },
-  { alerts, siteUrl, checksLink, logger, enqueued }: AlertWatchSettings,
+  { alerts, siteUrl, checksLink, logger, channels, enqueued }: AlertWatchSettings,
 ): AlertWatch {
   const { db, availability, name } = stores.database;
   const incidents = createIncidentStore(db, { channels: alertChannels(alerts), siteUrl, enqueued });
-  const channels = alerts ? createDeliveryChannels(alerts) : {};
   const outage = new DatabaseOutage({ db, availability, incidents, channels, names: { instance: thisInstance(), database: name }, siteUrl, logger });
   return new AlertWatch({
     db,
@@ -168,6 +138,5 @@ export function createAlertWatch(
     outage,
     available: () => availability.available,
     logger,
-    channels,
   });
 }

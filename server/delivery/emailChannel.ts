@@ -1,11 +1,8 @@
 import nodemailer from 'nodemailer';
 import { errorSummary } from '../lib/errorText';
-import type { AlertsConfig } from './alertTypes';
-import { isLoopbackHost } from './alertsConfig';
-import type { DeliveryChannel, DeliveryResult } from './deliveryChannel';
+import { isLoopbackHost } from '../lib/hostName';
+import type { DeliveryChannel, DeliveryResult, EmailSettings } from './deliveryChannel';
 import type { EmailPayload } from './outbox';
-
-type EmailSettings = NonNullable<AlertsConfig['email']>;
 
 /** Each step of an SMTP conversation is bounded, so a server that stops answering fails the attempt instead of holding the sender. */
 export const smtpTimeouts = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 20_000, dnsTimeout: 10_000 };

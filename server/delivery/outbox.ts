@@ -1,11 +1,29 @@
 import type { Kysely } from 'kysely';
 import type { Schema } from '../db/schema';
-import type { AlertChannel, OutboxMessage } from './alertTypes';
+import type { ChannelName } from './deliveryChannel';
+
+/** opened: an incident began; recovered: it ended; digest: the weekly e-mail. */
+export type OutboxEvent = 'opened' | 'recovered' | 'digest';
+
+/** A message to deliver, on every configured channel (the digest only by e-mail). */
+export interface OutboxMessage {
+  event: OutboxEvent;
+  /** The incident an alert or recovery belongs to; null for the digest. */
+  incidentId: number | null;
+  /** The e-mail's subject, one line. */
+  subject: string;
+  /** Plain text: the webhook's `text` (which Slack and Discord display) and the e-mail's text part. */
+  text: string;
+  /** The e-mail's HTML part (the digest's); alerts send text only. */
+  html?: string;
+  /** For an alert or a recovery: what the webhook's JSON carries beside `text` (the rule is one of server/alerts/rules/). */
+  alert?: { rule: string; subject: string; state: 'opened' | 'recovered'; at: string; site: string; incident: number };
+}
 
 /**
  * The outbox: every message to deliver (an alert, its recovery, the weekly digest), one row per channel.
  * The rules enqueue inside the transaction that opens or closes an incident, so a message exists exactly
- * when its incident does; any instance's sender (alertSender.ts) then claims due rows one by one with an
+ * when its incident does; any instance's sender (outboxSender.ts) then claims due rows one by one with an
  * optimistic update, so two instances never send the same row, and a failure is retried with backoff from
  * whichever instance is up, until it is sent or given up.
  */
@@ -51,7 +69,7 @@ export function emailPayload(message: OutboxMessage): EmailPayload {
 }
 
 /** What a channel sends of a message, as the outbox keeps it and the channel's send() takes it. */
-export function channelPayload(channel: AlertChannel, message: OutboxMessage): string {
+export function channelPayload(channel: ChannelName, message: OutboxMessage): string {
   return JSON.stringify(channel === 'webhook' ? webhookBody(message) : emailPayload(message));
 }
 
@@ -60,7 +78,7 @@ export function channelPayload(channel: AlertChannel, message: OutboxMessage): s
  * Call it with the transaction that opens or closes the incident (a Transaction is a Kysely), then wake
  * the sender once that transaction has committed.
  */
-export async function enqueue(db: Kysely<Schema>, message: OutboxMessage, channels: readonly AlertChannel[], now: number): Promise<void> {
+export async function enqueue(db: Kysely<Schema>, message: OutboxMessage, channels: readonly ChannelName[], now: number): Promise<void> {
   const wanted = [...new Set(message.event === 'digest' ? channels.filter((channel) => channel === 'email') : channels)];
   if (wanted.length === 0) return;
   await db

@@ -3,14 +3,11 @@ import type { Availability } from '../db/availability';
 import type { Schema } from '../db/schema';
 import { errorSummary } from '../lib/errorText';
 import type { Logger } from '../lib/logger';
-import type { AlertChannel, AlertsConfig } from './alertTypes';
-import type { DeliveryChannel } from './deliveryChannel';
-import { createEmailChannel } from './emailChannel';
+import type { ChannelName, DeliveryChannels } from './deliveryChannel';
 import { claimDue, deliveryLimits, markFailed, markGivenUp, markSent, type ClaimedDelivery, type DeliveryLimits } from './outbox';
-import { createWebhookChannel } from './webhookChannel';
 
-/** Often enough that an alert leaves within seconds even when no one wakes the sender (another instance enqueued it). */
-export const alertPollMs = 5_000;
+/** Often enough that a message leaves within seconds even when no one wakes the sender (another instance enqueued it). */
+export const outboxPollMs = 5_000;
 
 /** Messages sent at once; an incident makes one per channel, so a few cover a burst without a crowd of connections. */
 const batchSize = 4;
@@ -18,15 +15,15 @@ const batchSize = 4;
 /** Rounds one tick may run back to back while full batches keep coming; the next tick takes the rest. */
 const roundsPerTick = 10;
 
-export interface AlertSenderOptions {
+export interface OutboxSenderOptions {
   db: Kysely<Schema>;
-  channels: Partial<Record<AlertChannel, DeliveryChannel>>;
+  /** Built once by the caller, who closes them after stop(). */
+  channels: DeliveryChannels;
   logger: Logger;
   /** While the database is down its own availability logs the outage once; the sender then stays quiet. */
   availability?: Availability;
   now?: () => number;
   random?: () => number;
-  pollMs?: number;
   limits?: DeliveryLimits;
 }
 
@@ -42,23 +39,18 @@ export interface SendRound {
   error?: string;
 }
 
-export interface AlertSender {
-  /** Polls every pollMs (an unref'd timer) and runs a round at once. */
-  start(): void;
-  /** Runs a round soon: call it after the transaction that enqueued a message has committed. */
+export interface OutboxSender {
+  /**
+   * One poll (the schedule runs it every outboxPollMs, server/schedule/schedule.ts): rounds back to back
+   * while full batches keep coming, up to a bound. A poll asked for while one runs makes that one go on.
+   */
+  poll(): Promise<void>;
+  /** Polls soon: call it after the transaction that enqueued a message has committed. */
   wake(): void;
   /** One round, now: claims up to a few due rows, sends them, records each outcome. Never throws. Rounds never overlap. */
   sendDue(): Promise<SendRound>;
-  /** No new round starts; the one under way finishes (its sends are bounded by the channels' timeouts); channels are closed. */
+  /** No new round starts; resolves once the one under way has finished (its sends are bounded by the channels' timeouts). */
   stop(): Promise<void>;
-}
-
-/** The channels the settings configure. */
-export function createDeliveryChannels(alerts: AlertsConfig): Partial<Record<AlertChannel, DeliveryChannel>> {
-  return {
-    ...(alerts.webhookUrl ? { webhook: createWebhookChannel(alerts.webhookUrl) } : {}),
-    ...(alerts.email ? { email: createEmailChannel(alerts.email) } : {}),
-  };
 }
 
 /**
@@ -66,9 +58,8 @@ export function createDeliveryChannels(alerts: AlertsConfig): Partial<Record<Ale
  * (outbox.ts) make each row go out once. All work is asynchronous I/O in small batches, so a hanging
  * receiver holds one of a few sends until its timeout, and never a request.
  */
-export function createAlertSender(options: AlertSenderOptions): AlertSender {
-  const { db, channels, logger, availability, now = Date.now, random = Math.random, pollMs = alertPollMs, limits = deliveryLimits } = options;
-  let timer: NodeJS.Timeout | undefined;
+export function createOutboxSender(options: OutboxSenderOptions): OutboxSender {
+  const { db, channels, logger, availability, now = Date.now, random = Math.random, limits = deliveryLimits } = options;
   let stopped = false;
   let ticking = false;
   let wokenDuringTick = false;
@@ -76,7 +67,7 @@ export function createAlertSender(options: AlertSenderOptions): AlertSender {
   let lastLoggedError: string | undefined;
 
   const deliver = async (delivery: ClaimedDelivery, report: SendRound) => {
-    const channel = channels[delivery.channel as AlertChannel];
+    const channel = channels[delivery.channel as ChannelName];
     const at = now();
     if (!channel) {
       // Enqueued while the channel was configured, and it no longer is: nothing can ever send it.
@@ -135,7 +126,7 @@ export function createAlertSender(options: AlertSenderOptions): AlertSender {
     return next;
   };
 
-  const tick = async () => {
+  const poll = async () => {
     if (ticking) {
       wokenDuringTick = true;
       return;
@@ -154,22 +145,16 @@ export function createAlertSender(options: AlertSenderOptions): AlertSender {
   };
 
   return {
-    start() {
-      if (stopped || timer) return;
-      timer = setInterval(() => void tick(), pollMs).unref();
-      void tick();
-    },
+    poll,
     wake() {
       if (stopped) return;
       // Not now: the caller may be inside a request, and its own work comes first.
-      setImmediate(() => void tick()).unref();
+      setImmediate(() => void poll()).unref();
     },
     sendDue,
     async stop() {
       stopped = true;
-      clearInterval(timer);
       await queue;
-      for (const channel of Object.values(channels)) channel?.close();
     },
   };
 }

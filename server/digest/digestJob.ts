@@ -1,12 +1,12 @@
 import type { Kysely } from 'kysely';
-import { enqueue } from '../alerts/outbox';
+import { enqueue } from '../delivery/outbox';
 import type { Schema } from '../db/schema';
 import { claimJobRun, isJobRunClaimed } from '../jobs/jobRuns';
 import { firstLine, messageOf } from '../lib/errorText';
 import type { Logger } from '../lib/logger';
 import type { ReportReader } from '../reports/reportReader';
 import { scheduledDigestWeek, type DigestSchedule } from './digestWeek';
-import { RepeatingTask } from '../lib/repeatingTask';
+import { oneAtATime } from '../schedule/oneAtATime';
 
 /** How often each instance looks whether the digest is due: a missed hour costs at most this much delay. */
 export const digestCheckIntervalMs = 5 * 60_000;
@@ -23,7 +23,6 @@ export interface DigestJobOptions {
   /** Called once the digest is enqueued and committed: wakes the outbox's sender. */
   enqueued?: () => void;
   now?: () => number;
-  intervalMs?: number;
 }
 
 /**
@@ -34,10 +33,7 @@ export interface DigestJobOptions {
 export type DigestCheck = { outcome: 'sent' | 'done' | 'failed'; period: string };
 
 export interface DigestJob {
-  /** Checks at once, then every intervalMs, on an unref'd timer. */
-  start(): void;
-  stop(): void;
-  /** One check, now. Never throws; checks never overlap (a second call while one runs gets its result). */
+  /** One check, now (the schedule runs one every digestCheckIntervalMs, server/schedule/schedule.ts). Never throws; checks never overlap (a second call while one runs gets its result). */
   check(): Promise<DigestCheck>;
 }
 
@@ -50,7 +46,7 @@ export interface DigestJob {
  * it at its next check, the same seven days as it would have, and never a second time.
  */
 export function createDigestJob(options: DigestJobOptions): DigestJob {
-  const { db, reports, schedule, siteUrl, logger, availability, enqueued = () => {}, now = Date.now, intervalMs = digestCheckIntervalMs } = options;
+  const { db, reports, schedule, siteUrl, logger, availability, enqueued = () => {}, now = Date.now } = options;
   // The week this instance knows is claimed: later checks in it cost no query.
   let donePeriod: string | undefined;
 
@@ -81,6 +77,5 @@ export function createDigestJob(options: DigestJobOptions): DigestJob {
     }
   };
 
-  const checks = new RepeatingTask(run, intervalMs);
-  return { start: () => checks.start(), stop: () => checks.stop(), check: () => checks.run() };
+  return { check: oneAtATime(run) };
 }

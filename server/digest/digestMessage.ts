@@ -1,4 +1,4 @@
-import type { OutboxMessage } from '../alerts/alertTypes';
+import type { OutboxMessage } from '../delivery/outbox';
 import { amountText, counted } from '../dayCounts/reportNumbers';
 import type { DigestContent } from './digestContent';
 import { digestHtml } from './digestHtml';

@@ -7,7 +7,7 @@ import { forgetOldSalts } from '../beacons/visitorSalts';
 import type { Logger } from '../lib/logger';
 import { closeFinishedDays, type ReadRawDay } from './closeDays';
 import { forgetRawRows } from './forgetRawRows';
-import { forgetDeliveriesBefore } from '../alerts/outbox';
+import { forgetDeliveriesBefore } from '../delivery/outbox';
 
 /** How often each instance looks for maintenance to do. Old salts go within this long of turning two days old. */
 export const maintenanceIntervalMs = 15 * 60 * 1000;

@@ -38,29 +38,21 @@ export interface LinkMonitorOptions {
 }
 
 /**
- * Checks the affiliate address every intervalMs and logs loudly once it has looked broken twice in a
- * row. With several instances on one database, each tick claims its period first, so only one
- * instance checks per period, and all read the same history.
+ * Checks the affiliate address every intervalMs (the schedule runs tick(), server/schedule/schedule.ts)
+ * and logs loudly once it has looked broken twice in a row. With several instances on one database, each
+ * tick claims its period first, so only one instance checks per period, and all read the same history.
  */
 export class LinkMonitor {
   private readonly options: Required<LinkMonitorOptions>;
-  private timer: NodeJS.Timeout | undefined;
   private inFlight: Promise<LinkCheckResult> | undefined;
 
   constructor(options: LinkMonitorOptions) {
     this.options = { check: (url) => checkLink(url), now: Date.now, ...options };
   }
 
-  /** A tick right away, then every intervalMs; the timer never keeps the process alive on its own. */
-  start(): void {
-    if (this.timer) return;
-    this.timer = setInterval(() => void this.tick(), this.options.intervalMs).unref();
-    void this.tick();
-  }
-
-  stop(): void {
-    clearInterval(this.timer);
-    this.timer = undefined;
+  /** How often it checks: the length of the period one instance claims. */
+  get intervalMs(): number {
+    return this.options.intervalMs;
   }
 
   /** Checks when this instance is the first to claim the current period; resolves to undefined when another was. */

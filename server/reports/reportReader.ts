@@ -12,7 +12,7 @@ import { reportRange, type ReportRange } from '../dayCounts/reportRange';
 import { reportTimeoutMs, SlowReportError, tookTooLong } from '../funnelReport/slowReport';
 import { distDir } from '../lib/paths';
 import { isCancelledStatement } from './reportDatabase';
-import type { OutboxMessage } from '../alerts/alertTypes';
+import type { OutboxMessage } from '../delivery/outbox';
 import { readDigestContent, type DigestContext } from '../digest/digestContent';
 import { digestMessage } from '../digest/digestMessage';
 import type { DigestWeek } from '../digest/digestWeek';

@@ -6,7 +6,7 @@ import { createIncidentStore } from '../../server/alerts/incidents';
 import { AlertWatch, runRules, watchPeriodMs } from '../../server/alerts/watch';
 import { claimJobRun } from '../../server/jobs/jobRuns';
 import { DatabaseOutage } from '../../server/alerts/databaseOutage';
-import type { DeliveryChannel } from '../../server/alerts/deliveryChannel';
+import type { DeliveryChannel } from '../../server/delivery/deliveryChannel';
 import { readAlertsOverview } from '../../server/alerts/alertsOverview';
 import { addClicksBetween, addSales, momentsBetween } from '../support/alertRows';
 import { engines, useTestDatabase } from '../support/engines';

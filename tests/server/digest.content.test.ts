@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Schema } from '../../server/db/schema';
 import { weekEnding } from '../../server/digest/digestWeek';
 import { inProcessReportReader } from '../../server/reports/reportReader';
-import type { OutboxMessage } from '../../server/alerts/alertTypes';
+import type { OutboxMessage } from '../../server/delivery/outbox';
 import { engines } from '../support/engines';
 import { useFunnelRecording } from '../support/funnelRecording';
 import { parseHtml } from '../support/html';

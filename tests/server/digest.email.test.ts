@@ -1,6 +1,6 @@
 import path from 'node:path';
-import { createAlertSender } from '../../server/alerts/alertSender';
-import { createEmailChannel } from '../../server/alerts/emailChannel';
+import { createOutboxSender } from '../../server/delivery/outboxSender';
+import { createEmailChannel } from '../../server/delivery/emailChannel';
 import { createClickStore } from '../../server/clicks/clickStore';
 import { openDatabase, type AppDatabase } from '../../server/db/openDatabase';
 import { createDigestJob } from '../../server/digest/digestJob';
@@ -38,7 +38,7 @@ describe.each(engines)('the weekly digest by e-mail on %s', (engine) => {
     await recordWeek(database);
     const clock = Date.parse('2026-01-19T08:00:00Z');
     const email = { to: ['owner@auctions.example.com'], from: 'alerts@auctions.example.com', smtpUrl: smtp.url };
-    const sender = createAlertSender({ db: database.db, channels: { email: createEmailChannel(email) }, logger: silentLogger, now: () => clock, pollMs: 60_000 });
+    const sender = createOutboxSender({ db: database.db, channels: { email: createEmailChannel(email) }, logger: silentLogger, now: () => clock });
     try {
       const job = createDigestJob({
         db: database.db,

@@ -1,7 +1,7 @@
 import type { Engine } from '../../server/db/databaseSettings';
 import { openDatabase, type AppDatabase } from '../../server/db/openDatabase';
 import { createDigestJob, type DigestJob } from '../../server/digest/digestJob';
-import type { EmailPayload } from '../../server/alerts/outbox';
+import type { EmailPayload } from '../../server/delivery/outbox';
 import { silentLogger, type Logger } from '../../server/lib/logger';
 import { inProcessReportReader, type ReportReader } from '../../server/reports/reportReader';
 import { engines, openTestDatabase, type TestEngineDatabase } from '../support/engines';

@@ -37,11 +37,6 @@ function scriptedMonitor(statuses: number[], intervalMs = 3_600_000, log: LinkCh
 }
 
 describe('LinkMonitor', () => {
-  afterEach(() => {
-    jest.useRealTimers();
-    jest.restoreAllMocks();
-  });
-
   it('does not call a single 404 broken', async () => {
     const { monitor, errors, runAll } = scriptedMonitor([404]);
     await runAll();
@@ -126,33 +121,6 @@ describe('LinkMonitor', () => {
     expect(calls).toBe(1);
   });
 
-  it('checks right away when started', async () => {
-    jest.useFakeTimers();
-    const { monitor, calls } = scriptedMonitor([200]);
-    monitor.start();
-    await jest.advanceTimersByTimeAsync(0);
-    expect(calls()).toBe(1);
-    monitor.stop();
-  });
-
-  it('checks again every interval', async () => {
-    jest.useFakeTimers();
-    const { monitor, calls } = scriptedMonitor([200], 1_000);
-    monitor.start();
-    await jest.advanceTimersByTimeAsync(3_000);
-    expect(calls()).toBe(4);
-    monitor.stop();
-  });
-
-  it('checks no more once stopped', async () => {
-    jest.useFakeTimers();
-    const { monitor, calls } = scriptedMonitor([200], 1_000);
-    monitor.start();
-    monitor.stop();
-    await jest.advanceTimersByTimeAsync(5_000);
-    expect(calls()).toBe(1);
-  });
-
   it('leaves a period to the instance that claimed it first: one check per period across instances', async () => {
     const shared = memoryLinkCheckLog();
     const one = scriptedMonitor([200], 3_600_000, shared);
@@ -169,15 +137,6 @@ describe('LinkMonitor', () => {
     const monitor = new LinkMonitor({ url: monitoredUrl, intervalMs: 1_000, logger, log: unreachable, check: async () => resultFor(200) });
     expect(await monitor.tick()).toBeUndefined();
     expect(errors).toEqual(['link check skipped: connect ECONNREFUSED']);
-  });
-
-  it('does not let its timer keep the process alive', () => {
-    const setIntervalSpy = jest.spyOn(global, 'setInterval');
-    const { monitor } = scriptedMonitor([200]);
-    monitor.start();
-    const timer = setIntervalSpy.mock.results[0]?.value as NodeJS.Timeout;
-    expect(timer.hasRef()).toBe(false);
-    monitor.stop();
   });
 });
 

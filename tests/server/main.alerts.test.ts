@@ -1,6 +1,6 @@
 import path from 'node:path';
-import type { OutboxMessage } from '../../server/alerts/alertTypes';
-import { enqueue } from '../../server/alerts/outbox';
+import type { OutboxMessage } from '../../server/delivery/outbox';
+import { enqueue } from '../../server/delivery/outbox';
 import { openDatabase } from '../../server/db/openDatabase';
 import { silentLogger } from '../../server/lib/logger';
 import { engines, openTestDatabase } from '../support/engines';

@@ -1,4 +1,4 @@
-import type { OutboxMessage } from '../../server/alerts/alertTypes';
+import type { OutboxMessage } from '../../server/delivery/outbox';
 import {
   claimDue,
   deliveriesOf,
@@ -9,7 +9,7 @@ import {
   markSent,
   retryDelayMs,
   type DeliveryLimits,
-} from '../../server/alerts/outbox';
+} from '../../server/delivery/outbox';
 import { engines, useTestDatabase } from '../support/engines';
 
 const t0 = Date.UTC(2026, 10, 20, 12, 0, 0);

@@ -1,10 +1,12 @@
 import path from 'node:path';
 import request from 'supertest';
-import { createAlertSender, createDeliveryChannels, type AlertSender, type AlertSenderOptions } from '../../server/alerts/alertSender';
-import type { AlertsConfig, OutboxMessage } from '../../server/alerts/alertTypes';
-import { createEmailChannel } from '../../server/alerts/emailChannel';
-import { deliveriesOf, deliveryLimits, enqueue } from '../../server/alerts/outbox';
-import { createWebhookChannel } from '../../server/alerts/webhookChannel';
+import { closeDeliveryChannels, createDeliveryChannels } from '../../server/delivery/deliveryChannels';
+import { createOutboxSender, type OutboxSender, type OutboxSenderOptions } from '../../server/delivery/outboxSender';
+import type { AlertsConfig } from '../../server/alerts/alertTypes';
+import type { OutboxMessage } from '../../server/delivery/outbox';
+import { createEmailChannel } from '../../server/delivery/emailChannel';
+import { deliveriesOf, deliveryLimits, enqueue } from '../../server/delivery/outbox';
+import { createWebhookChannel } from '../../server/delivery/webhookChannel';
 import { createAvailability } from '../../server/db/availability';
 import { openDatabase, type AppDatabase } from '../../server/db/openDatabase';
 import { errorSummary } from '../../server/lib/errorText';
@@ -61,9 +63,12 @@ async function smtpReceiver(login?: { user: string; password: string }): Promise
   return receiver;
 }
 
-function sender(options: AlertSenderOptions): AlertSender {
-  const created = createAlertSender(options);
-  cleanups.push(() => created.stop());
+function sender(options: OutboxSenderOptions): OutboxSender {
+  const created = createOutboxSender(options);
+  cleanups.push(async () => {
+    await created.stop();
+    closeDeliveryChannels(options.channels);
+  });
   return created;
 }
 
@@ -230,8 +235,7 @@ describe.each(engines)('the alert sender on %s', (engine) => {
 
   it('sends at once when woken after an enqueue, without waiting for the next poll', async () => {
     const receiver = await webhookReceiver();
-    const alerts = sender({ db: db(), channels: { webhook: createWebhookChannel(receiver.url) }, logger: silentLogger, now, pollMs: 3_600_000 });
-    alerts.start();
+    const alerts = sender({ db: db(), channels: { webhook: createWebhookChannel(receiver.url) }, logger: silentLogger, now });
     await db().transaction().execute((trx) => enqueue(trx, alertMessage(8), ['webhook'], clock));
     alerts.wake();
     await waitUntil('the woken sender to deliver', () => receiver.delivered().length === 1);
@@ -256,8 +260,8 @@ describe.each(engines)('the alert sender on %s', (engine) => {
       },
     };
     for (let incident = 1; incident <= 10; incident += 1) await enqueue(db(), alertMessage(incident), ['webhook'], clock);
-    const alerts = sender({ db: db(), channels: { webhook: counted }, logger: silentLogger, now, pollMs: 3_600_000 });
-    alerts.start();
+    const alerts = sender({ db: db(), channels: { webhook: counted }, logger: silentLogger, now });
+    void alerts.poll();
     await waitUntil('all ten alerts', () => receiver.delivered().length === 10);
     expect(most).toBeLessThanOrEqual(4);
   });
@@ -276,7 +280,7 @@ describe.each(engines)('the alert sender on %s', (engine) => {
       },
       close: () => {},
     };
-    const alerts = createAlertSender({ db: db(), channels: { webhook: held }, logger: silentLogger, now });
+    const alerts = createOutboxSender({ db: db(), channels: { webhook: held }, logger: silentLogger, now });
     await enqueue(db(), alertMessage(9), ['webhook'], clock);
     const round = alerts.sendDue();
     await waitUntil('the send to start', () => called);
@@ -313,12 +317,12 @@ describe.each(engines)('a database that stops answering, on %s', (engine) => {
     const down = createAvailability(database.name, silentLogger);
     down.opened();
     down.failed(new Error('connection refused'));
-    const quiet = createAlertSender({ db: database.db, channels: {}, logger, availability: down });
+    const quiet = createOutboxSender({ db: database.db, channels: {}, logger, availability: down });
     const rounds = [await quiet.sendDue(), await quiet.sendDue()];
     expect(rounds.every((round) => round.error !== undefined && round.sent.length === 0)).toBe(true);
     expect(logger.lines).toEqual([]);
 
-    const unexplained = createAlertSender({ db: database.db, channels: {}, logger });
+    const unexplained = createOutboxSender({ db: database.db, channels: {}, logger });
     await unexplained.sendDue();
     await unexplained.sendDue();
     expect(logger.lines).toHaveLength(1);

@@ -1,6 +1,7 @@
 import { ConfigError, loadConfig } from '../../server/config';
-import { alertChannels, isLoopbackHost } from '../../server/alerts/alertsConfig';
-import { redactSecretUrl } from '../../server/alerts/redactSecretUrl';
+import { alertChannels } from '../../server/alerts/alertsConfig';
+import { isLoopbackHost } from '../../server/lib/hostName';
+import { redactSecretUrl } from '../../server/delivery/redactSecretUrl';
 
 const slackSecret = 'xq7ZfT9kLm2Np4Rs6Uv8Wy0A';
 const slackUrl = `https://hooks.slack.com/services/T0123ABCD/B0456EFGH/${slackSecret}`;

@@ -1,4 +1,5 @@
 import { formatMoment } from '../../lib/utcDay';
+import type { AlertRuleDefinition } from './alertRuleDefinition';
 
 /** How long the statistics database may not answer before an instance alerts. */
 export const outageSpanMs = 5 * 60_000;
@@ -36,9 +37,7 @@ export interface OutageNames {
  * so a send or a record that fails is tried again at the next step.
  */
 export function outageStep(current: OutageWatch, downSince: number | undefined, now: number, names: OutageNames): { watch: OutageWatch; step: OutageStep } {
-  const summary = (since: number) =>
-    `The statistics database (${names.database}) has not answered instance ${names.instance} since ${formatMoment(since)}, more than ${outageSpanMs / 60_000} minutes: ` +
-    `the clicks, views and sales reported meanwhile are refused, and /admin is unavailable. The public pages still serve.`;
+  const summary = (since: number) => databaseRule.alertText(names, since);
   if (downSince !== undefined) {
     // Down again before this instance saw it answer: still the outage it follows.
     const watch = current.downSince === undefined ? { downSince, alerted: false } : current;
@@ -57,7 +56,20 @@ export function outageStep(current: OutageWatch, downSince: number | undefined, 
       openedAt: current.downSince,
       closedAt: now,
       summary: summary(current.downSince),
-      recovery: `The statistics database answers instance ${names.instance} again, after about ${minutes} minutes; counting resumed.`,
+      recovery: databaseRule.recoveryText(names, minutes),
     },
   };
 }
+
+/**
+ * The statistics database not answering one instance: judged by each instance itself, every minute
+ * (outageStep above, run by server/alerts/databaseOutage.ts), never read from the database it is about.
+ */
+export const databaseRule = {
+  name: 'database',
+  title: (instance: string) => `statistics database not answering ${instance}`,
+  alertText: (names: OutageNames, since: number) =>
+    `The statistics database (${names.database}) has not answered instance ${names.instance} since ${formatMoment(since)}, more than ${outageSpanMs / 60_000} minutes: ` +
+    `the clicks, views and sales reported meanwhile are refused, and /admin is unavailable. The public pages still serve.`,
+  recoveryText: (names: OutageNames, minutes: number) => `The statistics database answers instance ${names.instance} again, after about ${minutes} minutes; counting resumed.`,
+} satisfies AlertRuleDefinition<'database'>;

@@ -4,6 +4,7 @@ import type { Schema } from '../../db/schema';
 import { readLastClosedDay } from '../../dayCounts/dayCounts';
 import { addDays, dayMs, dayStart, formatMoment, utcDay } from '../../lib/utcDay';
 import { chanceOfNone, expectedThreshold, formatChance, noneIsUnlikely } from './chanceOfNone';
+import type { AlertRuleDefinition } from './alertRuleDefinition';
 import type { RuleVerdict } from './ruleVerdict';
 
 /** The conversion rate is that of the 30 UTC days that end on the day of the placement's last sale. */
@@ -48,24 +49,15 @@ export function clickCap(rate: number): number {
  * chance under 1% (e^(−expected) < 1%: more than ln 100 ≈ 4.6 expected, about 230 clicks at 2%), it is
  * wrong. Fine once a new sale comes (the clicks since it start again from none). No rate, no verdict.
  */
-export function salesVerdict(facts: SalesFacts): RuleVerdict | undefined {
+export function salesVerdict(facts: SalesFacts): RuleVerdict<'sales'> | undefined {
   const { placement, lastSaleAt, windowSales, windowClicks, clicksSince } = facts;
   const rate = conversionRate(facts);
   if (lastSaleAt === undefined || rate === undefined || !Number.isFinite(clicksSince) || clicksSince < 0) return undefined;
   const expected = clicksSince * rate;
   if (!noneIsUnlikely(expected)) {
-    return { rule: 'sales', subject: placement, wrong: false, recovery: `Sales on ${placement} again: the latest at ${formatMoment(lastSaleAt)}.` };
+    return { rule: 'sales', subject: placement, wrong: false, recovery: salesRule.recoveryText(placement, lastSaleAt) };
   }
-  const clicks = clicksSince >= clickCap(rate) ? `more than ${clicksSince - 1}` : String(clicksSince);
-  return {
-    rule: 'sales',
-    subject: placement,
-    wrong: true,
-    summary:
-      `No sale on ${placement} since ${formatMoment(lastSaleAt)}, though ${clicks} clicks came since. In the ${rateWindowDays} days up to that sale, ` +
-      `${windowSales} of ${windowClicks} clicks converted (${formatChance(rate)}), so ${expected.toFixed(1)} sales were expected and the chance of none is ${formatChance(chanceOfNone(expected))}. ` +
-      `The network may have stopped sending postbacks, or the link lost its sub-ID.`,
-  };
+  return { rule: 'sales', subject: placement, wrong: true, summary: salesRule.alertText({ placement, lastSaleAt, windowSales, windowClicks, clicksSince }, rate, expected) };
 }
 
 const count = (row: { n: unknown } | undefined) => Number(row?.n ?? 0);
@@ -150,11 +142,27 @@ export async function readSalesFacts(db: Kysely<Schema>, placement: string): Pro
 }
 
 /** Every placement's verdict (there are six), in order. */
-export async function readSalesVerdicts(db: Kysely<Schema>): Promise<RuleVerdict[]> {
-  const verdicts: RuleVerdict[] = [];
+export async function readSalesVerdicts(db: Kysely<Schema>): Promise<RuleVerdict<'sales'>[]> {
+  const verdicts: RuleVerdict<'sales'>[] = [];
   for (const placement of affiliatePlacements) {
     const verdict = salesVerdict(await readSalesFacts(db, placement));
     if (verdict) verdicts.push(verdict);
   }
   return verdicts;
 }
+
+/** Sales gone silent on a placement: read per placement, from the database. */
+export const salesRule = {
+  name: 'sales',
+  title: (placement: string) => `sales gone silent on ${placement}`,
+  read: ({ db }) => readSalesVerdicts(db),
+  alertText: ({ placement, lastSaleAt, windowSales, windowClicks, clicksSince }: SalesFacts & { lastSaleAt: number }, rate: number, expected: number) => {
+    const clicks = clicksSince >= clickCap(rate) ? `more than ${clicksSince - 1}` : String(clicksSince);
+    return (
+      `No sale on ${placement} since ${formatMoment(lastSaleAt)}, though ${clicks} clicks came since. In the ${rateWindowDays} days up to that sale, ` +
+      `${windowSales} of ${windowClicks} clicks converted (${formatChance(rate)}), so ${expected.toFixed(1)} sales were expected and the chance of none is ${formatChance(chanceOfNone(expected))}. ` +
+      `The network may have stopped sending postbacks, or the link lost its sub-ID.`
+    );
+  },
+  recoveryText: (placement: string, lastSaleAt: number) => `Sales on ${placement} again: the latest at ${formatMoment(lastSaleAt)}.`,
+} satisfies AlertRuleDefinition<'sales'>;

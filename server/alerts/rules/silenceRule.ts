@@ -2,6 +2,7 @@ import { dayMs, formatMoment } from '../../lib/utcDay';
 import { sql, type Kysely } from 'kysely';
 import type { Schema } from '../../db/schema';
 import { chanceOfNone, expectedThreshold, formatChance, noneIsUnlikely } from './chanceOfNone';
+import type { AlertRuleDefinition } from './alertRuleDefinition';
 import type { RuleVerdict } from './ruleVerdict';
 
 /** How long without a single view (or click) counts as silence. */
@@ -36,24 +37,15 @@ export interface SilenceFacts {
  * before averaged more than ln 100 ≈ 4.6 (so none has a chance under 1%) and had some on at least 10 of
  * them. Some in the span is fine. Otherwise no verdict: an hour that is usually quiet says nothing.
  */
-export function silenceVerdict(rule: SilenceRule, { recent, earlier }: SilenceFacts, now: number): RuleVerdict | undefined {
-  const noun = nouns[rule];
-  const minutes = silenceSpanMs / 60_000;
-  if (recent > 0) return { rule, subject: '', wrong: false, recovery: `${capitalized(noun)} are recorded again: some in the ${minutes} minutes up to ${formatMoment(now)}.` };
+export function silenceVerdict<Rule extends SilenceRule>(rule: Rule, { recent, earlier }: SilenceFacts, now: number): RuleVerdict<Rule> | undefined {
+  const texts = silenceRules[rule];
+  if (recent > 0) return { rule, subject: '', wrong: false, recovery: texts.recoveryText(now) };
   if (earlier.length === 0 || !Number.isFinite(recent)) return undefined;
   const counts = earlier.map((value) => (Number.isFinite(value) && value > 0 ? Math.min(value, dayCountCap) : 0));
   const expected = counts.reduce((sum, value) => sum + value, 0) / counts.length;
   const daysWithSome = counts.filter((value) => value > 0).length;
   if (!noneIsUnlikely(expected) || daysWithSome < Math.min(usualDaysWithSome, counts.length)) return undefined;
-  return {
-    rule,
-    subject: '',
-    wrong: true,
-    summary:
-      `No ${noun} recorded in the ${minutes} minutes up to ${formatMoment(now)}, though the same ${minutes} minutes of the ${counts.length} days before had ` +
-      `${counts.some((value) => value >= dayCountCap) ? 'at least ' : ''}${expected.toFixed(1)} on average (some on ${daysWithSome} of them): the chance of none is ${formatChance(chanceOfNone(expected))}. ` +
-      `The site may be down, or its ${rule === 'views' ? 'page-view reporting' : 'click reporting'} broken (after a release?).`,
-  };
+  return { rule, subject: '', wrong: true, summary: texts.alertText(now, counts, expected, daysWithSome) };
 }
 
 const capitalized = (text: string) => text[0]!.toUpperCase() + text.slice(1);
@@ -79,6 +71,27 @@ export async function readSilenceFacts(db: Kysely<Schema>, table: SilenceRule, n
   return { recent, earlier };
 }
 
-export async function readSilenceVerdict(db: Kysely<Schema>, table: SilenceRule, now: number): Promise<RuleVerdict | undefined> {
+export async function readSilenceVerdict<Rule extends SilenceRule>(db: Kysely<Schema>, table: Rule, now: number): Promise<RuleVerdict<Rule> | undefined> {
   return silenceVerdict(table, await readSilenceFacts(db, table, now), now);
 }
+
+/** Page views (or clicks) gone silent: one rule per table, read from the database. */
+function silenceRuleOf<Rule extends SilenceRule>(rule: Rule) {
+  const noun = nouns[rule];
+  const minutes = silenceSpanMs / 60_000;
+  return {
+    name: rule,
+    title: () => `${noun} gone silent`,
+    read: async ({ db }, now) => [await readSilenceVerdict(db, rule, now)],
+    /** counts: each earlier day's, capped; expected: their average. */
+    alertText: (now: number, counts: readonly number[], expected: number, daysWithSome: number) =>
+      `No ${noun} recorded in the ${minutes} minutes up to ${formatMoment(now)}, though the same ${minutes} minutes of the ${counts.length} days before had ` +
+      `${counts.some((value) => value >= dayCountCap) ? 'at least ' : ''}${expected.toFixed(1)} on average (some on ${daysWithSome} of them): the chance of none is ${formatChance(chanceOfNone(expected))}. ` +
+      `The site may be down, or its ${rule === 'views' ? 'page-view reporting' : 'click reporting'} broken (after a release?).`,
+    recoveryText: (now: number) => `${capitalized(noun)} are recorded again: some in the ${minutes} minutes up to ${formatMoment(now)}.`,
+  } satisfies AlertRuleDefinition<Rule>;
+}
+
+export const viewsSilenceRule = silenceRuleOf('views');
+export const clicksSilenceRule = silenceRuleOf('clicks');
+const silenceRules = { views: viewsSilenceRule, clicks: clicksSilenceRule };
