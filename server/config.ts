@@ -3,6 +3,7 @@ import { redactUrl, type DatabaseSettings } from './db/databaseSettings';
 import { isHostName } from './lib/hostName';
 import { isEmailAddress } from './lib/emailAddress';
 import { ConfigError } from './configError';
+import { given, type Env } from './environment';
 import { parseAlertsConfig } from './alerts/alertsConfig';
 import type { AlertsConfig } from './alerts/alertTypes';
 
@@ -53,33 +54,31 @@ export interface StatisticsConfig {
  */
 export const SAMPLE_AFFILIATE_URL = 'https://www.example.com/register?ref=auctions-guide';
 
-type Env = Record<string, string | undefined>;
-
 export function loadConfig(env: Env = process.env): Config {
   const port = parsePort(env.PORT);
   const host = parseHost(env.HOST);
   const siteUrl = parseSiteUrl(env.SITE_URL, host, port);
+  const affiliateUrl = parseAffiliateUrl(env.AFFILIATE_URL);
+  const affiliateSubIdParam = parseSubIdParam(env.AFFILIATE_SUBID_PARAM);
+  const trustProxy = parseTrustProxy(env.TRUST_PROXY);
+  const shutdownTimeoutMs = parseShutdownTimeout(env.SHUTDOWN_TIMEOUT_MS);
+  // CLICK_STATS is read here only; what needs the statistics database is told whether there is one.
+  const statistics = parseStatistics(env);
   return {
     port,
     host,
-    affiliateUrl: parseAffiliateUrl(env.AFFILIATE_URL),
-    affiliateSubIdParam: parseSubIdParam(env.AFFILIATE_SUBID_PARAM),
+    affiliateUrl,
+    affiliateSubIdParam,
     siteUrl,
-    trustProxy: parseTrustProxy(env.TRUST_PROXY),
-    shutdownTimeoutMs: parseShutdownTimeout(env.SHUTDOWN_TIMEOUT_MS),
-    statistics: parseStatistics(env),
+    trustProxy,
+    shutdownTimeoutMs,
+    statistics,
     adminToken: parseAdminToken(env.ADMIN_TOKEN),
     linkCheckHours: parseLinkCheckHours(env.LINK_CHECK_HOURS),
     contactEmail: parseContactEmail(env.CONTACT_EMAIL, siteUrl),
-    conversionsKey: parseConversionsKey(env),
-    alerts: parseAlertsConfig(env, siteUrl),
+    conversionsKey: parseConversionsKey(env, statistics !== undefined),
+    alerts: parseAlertsConfig(env, siteUrl, statistics !== undefined),
   };
-}
-
-/** Treats unset and blank the same: an empty `PORT=` in a unit file means "use the default". */
-function given(value: string | undefined): string | undefined {
-  const trimmed = value?.trim();
-  return trimmed ? trimmed : undefined;
 }
 
 function parsePort(raw: string | undefined): number {
@@ -261,7 +260,7 @@ const minimumConversionsKeyLength = 24;
  * fits. It must differ from ADMIN_TOKEN, since a postback URL is seen by the networks' staff and
  * proxies, and it needs the statistics database that CLICK_STATS=off turns off. Messages never repeat it.
  */
-function parseConversionsKey(env: Env): string | undefined {
+function parseConversionsKey(env: Env, statisticsOn: boolean): string | undefined {
   const value = given(env.CONVERSIONS_KEY);
   if (value === undefined) return undefined;
   if (value.length < minimumConversionsKeyLength || !/^[A-Za-z0-9._~-]+$/.test(value)) {
@@ -272,7 +271,7 @@ function parseConversionsKey(env: Env): string | undefined {
   if (value === given(env.ADMIN_TOKEN)) {
     throw new ConfigError('CONVERSIONS_KEY must differ from ADMIN_TOKEN: the networks see the postback URL, and it must not open /admin');
   }
-  if (given(env.CLICK_STATS)?.toLowerCase() === 'off') {
+  if (!statisticsOn) {
     throw new ConfigError('CONVERSIONS_KEY needs the statistics database, which CLICK_STATS=off turns off: unset one of the two');
   }
   return value;

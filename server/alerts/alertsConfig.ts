@@ -1,12 +1,11 @@
 import { isIP } from 'node:net';
 import { ConfigError } from '../configError';
+import { given, type Env } from '../environment';
 import { isEmailAddress } from '../lib/emailAddress';
 import type { ChannelName } from '../delivery/deliveryChannel';
 import { redactSecretUrl } from '../delivery/redactSecretUrl';
 import { isLoopbackHost } from '../lib/hostName';
 import type { AlertsConfig } from './alertTypes';
-
-type Env = Record<string, string | undefined>;
 
 /** The variables that turn alerts on; any of them needs the statistics database. */
 const alertVariables = ['ALERT_WEBHOOK_URL', 'ALERT_EMAIL_TO', 'SMTP_URL'] as const;
@@ -20,8 +19,9 @@ const weekDays = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'frida
  * ALERT_WEBHOOK_URL, ALERT_EMAIL_TO, SMTP_URL, ALERT_EMAIL_FROM, DIGEST_DAY and DIGEST_HOUR (read by
  * server/config.ts), or undefined when no alert goes anywhere. Every value is checked even when it would
  * go unused, so a typo is found at start-up; no message repeats a URL's path, query or password.
+ * `statisticsOn` is CLICK_STATS as config.ts read it: alerts need the statistics database.
  */
-export function parseAlertsConfig(env: Env, siteUrl: string): AlertsConfig | undefined {
+export function parseAlertsConfig(env: Env, siteUrl: string, statisticsOn: boolean): AlertsConfig | undefined {
   const webhookUrl = parseWebhookUrl(env.ALERT_WEBHOOK_URL);
   const to = parseRecipients(env.ALERT_EMAIL_TO);
   const smtpUrl = parseSmtpUrl(env.SMTP_URL);
@@ -30,9 +30,8 @@ export function parseAlertsConfig(env: Env, siteUrl: string): AlertsConfig | und
   const digestHour = parseDigestHour(env.DIGEST_HOUR);
   if (to && !smtpUrl) throw new ConfigError('ALERT_EMAIL_TO needs SMTP_URL, the mail server that sends the e-mails: set both or neither');
   if (smtpUrl && !to) throw new ConfigError('SMTP_URL needs ALERT_EMAIL_TO, the addresses the e-mails go to: set both or neither');
-  const statisticsOff = given(env.CLICK_STATS)?.toLowerCase() === 'off';
   const set = alertVariables.find((name) => given(env[name]) !== undefined);
-  if (statisticsOff && set) {
+  if (!statisticsOn && set) {
     throw new ConfigError(`${set} needs the statistics database, which CLICK_STATS=off turns off: unset one of the two`);
   }
   const email = to && smtpUrl ? { to, from, smtpUrl } : undefined;
@@ -47,12 +46,6 @@ export function parseAlertsConfig(env: Env, siteUrl: string): AlertsConfig | und
 /** The channels an alert is enqueued on: each one configured. */
 export function alertChannels(alerts: AlertsConfig | undefined): ChannelName[] {
   return [...(alerts?.webhookUrl ? (['webhook'] as const) : []), ...(alerts?.email ? (['email'] as const) : [])];
-}
-
-/** Treats unset and blank the same, as server/config.ts does. */
-function given(value: string | undefined): string | undefined {
-  const trimmed = value?.trim();
-  return trimmed ? trimmed : undefined;
 }
 
 function parseWebhookUrl(raw: string | undefined): string | undefined {
