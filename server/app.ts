@@ -79,8 +79,9 @@ function decodePath(rawPath: string): string | undefined {
 
 /**
  * Builds the Express app. It never listens: server/main.ts does, and tests drive it through supertest.
- * Pages are rendered and files loaded here, once, so a bad build fails at start-up, not per request.
- * It never opens a file or a database connection either: stores come opened, in options.stores.
+ * Pages are rendered and the build's files (manifest, CSS, assets) and public/ read here, once, so a bad
+ * build fails at start-up, not per request; no request ever reads a file. It opens no database
+ * connection: stores come opened, in options.stores.
  */
 export function createApp(config: Config, options: AppOptions = {}): express.Express {
   const logger = options.logger ?? consoleLogger;

@@ -17,7 +17,7 @@ export interface StatsStores {
   /** Page views, reported by the entry script. */
   views: ViewStore;
   hashVisitor: VisitorHasher;
-  /** The beacons' reports not counted, per day and reason: held in memory, flushed by server/main.ts. */
+  /** The beacons' reports not counted, per day and reason: held in memory, written on the schedule (server/schedule/schedule.ts) and at shutdown (server/backgroundWork.ts). */
   filtered: FilteredCounter;
   linkChecks: LinkCheckLog;
   /** Where reports and the closing of days read (see reportReader.ts): apart from the stores that record. */

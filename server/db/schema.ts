@@ -1,7 +1,7 @@
 import type { Generated } from 'kysely';
 
 /**
- * The tables, as both engines hold them (server/db/migrations.ts makes them). Times are milliseconds
+ * The tables, as both engines hold them (server/db/migrations/ makes them, one file per step). Times are milliseconds
  * since the epoch and days are UTC dates written YYYY-MM-DD, so every query reads the same on SQLite
  * and PostgreSQL.
  */
@@ -154,7 +154,7 @@ export interface DailyCountsTable {
   visitors: number;
   clicks: number;
   clickers: number;
-  /** 1, or for the one row that holds a day's values past the cap (value othersValue, server/funnelReport/dimensions.ts), how many it holds. */
+  /** 1, or for the one row that holds a day's values past the cap (value othersValue, server/dayCounts/dimensions.ts), how many it holds. */
   distinct_values: number;
 }
 
