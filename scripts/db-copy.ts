@@ -11,7 +11,8 @@
 import '../server/nodeVersion';
 import { parseArgs } from 'node:util';
 import { ConfigError, defaultClicksDb, loadConfig } from '../server/config';
-import { copyDatabase, type CopyCounts, type CopyReport } from '../server/db/copyDatabase';
+import { copyDatabase, type CopyReport } from '../server/dbCopy/copyDatabase';
+import type { CopyCounts } from '../server/dbCopy/copyKeyedRows';
 import { DatabaseError, openDatabase, type AppDatabase } from '../server/db/openDatabase';
 import { errorSummary, printable } from '../server/lib/errorText';
 import { silentLogger } from '../server/lib/logger';

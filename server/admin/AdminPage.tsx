@@ -65,16 +65,16 @@ function LinkHealthPanel({ linkHealth, affiliateUrl }: Pick<AdminPageProps, 'lin
   );
 }
 
-function RangeForm({ report }: { report: FunnelReport }) {
+function RangeForm({ from, to }: Pick<FunnelReport, 'from' | 'to'>) {
   return (
     <form method="get" action="/admin">
       <label>
         From
-        <input type="date" name="from" defaultValue={report.from} required />
+        <input type="date" name="from" defaultValue={from} required />
       </label>
       <label>
         To
-        <input type="date" name="to" defaultValue={report.to} required />
+        <input type="date" name="to" defaultValue={to} required />
       </label>
       <button type="submit">Show</button>
       <nav aria-label="Quick ranges">
@@ -181,8 +181,8 @@ export function AdminPage({ report, rangeError, linkHealth, affiliateUrl, alerts
                   That range could not be shown: {rangeError}. Showing the last 30 days instead.
                 </p>
               )}
-              <RangeForm report={report} />
-              <FunnelSummary report={report} />
+              <RangeForm from={report.from} to={report.to} />
+              <FunnelSummary all={report.all} from={report.from} to={report.to} />
               <p>
                 <strong>
                   {report.all.clicks} clicks by {report.all.visitors} visitors
@@ -192,15 +192,15 @@ export function AdminPage({ report, rangeError, linkHealth, affiliateUrl, alerts
                 range’s conversions are what its clicks earned; refunds and chargebacks are taken out.
               </p>
               <h2>Not counted, and why</h2>
-              <FilteredTable report={report} />
+              <FilteredTable filtered={report.filtered} from={report.from} to={report.to} />
               <h2>By placement</h2>
-              <PlacementTable report={report} />
+              <PlacementTable totals={report.totals} all={report.all} from={report.from} to={report.to} />
               <h2>By source</h2>
-              <SourceTable report={report} />
+              <SourceTable sources={report.sources} otherSources={report.otherSources} from={report.from} to={report.to} />
               <h2>Experiments</h2>
-              <ExperimentTables report={report} />
+              <ExperimentTables experiments={report.experiments} currency={report.currency} to={report.to} />
               <h2>Releases</h2>
-              <ReleaseTable report={report} />
+              <ReleaseTable releases={report.releases} currency={report.currency} from={report.from} to={report.to} />
               <h2>Day by day</h2>
               <div className="charts">
                 {report.totals.map(({ placement }) => (
@@ -210,10 +210,10 @@ export function AdminPage({ report, rangeError, linkHealth, affiliateUrl, alerts
                   </figure>
                 ))}
               </div>
-              <DailyTable report={report} />
-              <DailySourceTable report={report} />
+              <DailyTable days={report.days} totals={report.totals} releases={report.releases} />
+              <DailySourceTable days={report.days} />
               <h2>By page</h2>
-              <PageTable report={report} />
+              <PageTable pages={report.pages} from={report.from} to={report.to} />
               <h2>Where clicks come from</h2>
               <Breakdown
                 caption="Clicks by device class"

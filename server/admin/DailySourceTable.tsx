@@ -8,8 +8,8 @@ import { ColumnHeads } from './ColumnHeads';
  * Each day's top sources (the rest added up), newest first, days without visitors, clicks or conversions left out. The day heads
  * its group of rows (a tbody per day), so the source, not the day, is what begins each row after the first.
  */
-export function DailySourceTable({ report }: { report: FunnelReport }) {
-  const { shown: active, more } = tableDays(report);
+export function DailySourceTable({ days }: Pick<FunnelReport, 'days'>) {
+  const { shown: active, more } = tableDays(days);
   if (active.length === 0) return null;
   return (
     <DaysTable label="Sources per day" caption="; days with nothing left out" more={more}>

@@ -10,10 +10,10 @@ const pair = (count: number, visitors: number) => (count > 0 ? `${count} / ${vis
  * Day by day, newest first: page views, clicks per placement, and what the day's clicks earned. Days with
  * nothing are left out (the charts show them as gaps), and at most maxTableDays are shown (see tableDays.ts).
  */
-export function DailyTable({ report }: { report: FunnelReport }) {
-  const placements = report.totals.map((row) => row.placement);
-  const { shown: active, more } = tableDays(report);
-  const releases = releasesByDay(report.releases.compared);
+export function DailyTable({ days, totals, releases: { compared } }: Pick<FunnelReport, 'days' | 'totals' | 'releases'>) {
+  const placements = totals.map((row) => row.placement);
+  const { shown: active, more } = tableDays(days);
+  const releases = releasesByDay(compared);
   if (active.length === 0) return null;
   return (
     <DaysTable label="Views, clicks and conversions per day" caption=", days with nothing left out; views and clicks as count / unique visitors" more={more}>

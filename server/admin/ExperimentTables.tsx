@@ -59,8 +59,8 @@ function ExperimentTable({ experiment, currency }: { experiment: ExperimentRepor
  * Each experiment of shared/content/experiments.ts over its whole life (whatever the range above), per
  * variant, with the chance each is best and the sequential test's verdict (server/experiments/).
  */
-export function ExperimentTables({ report }: { report: FunnelReport }) {
-  if (report.experiments.length === 0) {
+export function ExperimentTables({ experiments, currency, to }: Pick<FunnelReport, 'experiments' | 'currency' | 'to'>) {
+  if (experiments.length === 0) {
     return (
       <p className="muted">
         No experiment is listed. Add one to <code>shared/content/experiments.ts</code> to test other words on the home page (see docs/experiments.md).
@@ -69,11 +69,11 @@ export function ExperimentTables({ report }: { report: FunnelReport }) {
   }
   return (
     <>
-      {report.experiments.map((experiment) => (
-        <ExperimentTable key={experiment.id} experiment={experiment} currency={report.currency} />
+      {experiments.map((experiment) => (
+        <ExperimentTable key={experiment.id} experiment={experiment} currency={currency} />
       ))}
       <p className="muted">
-        Each experiment since its first visitor, up to {report.to}. Visitors: visitors shown the variant, once a day. Clicked: those who followed
+        Each experiment since its first visitor, up to {to}. Visitors: visitors shown the variant, once a day. Clicked: those who followed
         an affiliate link. Rates are per visitor. The verdict is on conversions per visitor once any conversion is credited to the
         experiment, else on visitors who clicked; it comes from a sequential test that looks at every day in turn, so it stays valid however
         often this page is read. Chance best: how likely each variant’s rate is the highest, given the figures so far.

@@ -12,8 +12,7 @@ const pair = ({ views, clicks }: FilteredFigures) => (views > 0 || clicks > 0 ? 
  * the range, then per day, newest first (at most maxTableDays, as the other day tables), so a filter at
  * work and a sudden flood both show.
  */
-export function FilteredTable({ report }: { report: FunnelReport }) {
-  const { filtered } = report;
+export function FilteredTable({ filtered, from, to }: Pick<FunnelReport, 'filtered' | 'from' | 'to'>) {
   const newest = filtered.days.toReversed();
   const more = Math.max(0, newest.length - maxTableDays);
   return (
@@ -21,7 +20,7 @@ export function FilteredTable({ report }: { report: FunnelReport }) {
       <ScrollBox label="Reports not counted, by reason">
         <table>
           <Caption>
-            Reports not counted, by reason, {report.from} to {report.to}
+            Reports not counted, by reason, {from} to {to}
           </Caption>
           <ColumnHeads columns={['Reason', 'Page views', 'Clicks']} />
           <tbody>

@@ -3,8 +3,7 @@ import { counted, rate, revenueText } from '../dayCounts/reportNumbers';
 import { Amounts } from './Amounts';
 
 /** The range's funnel in four figures: visitors, then visitors who clicked, then conversions, then what they earned. */
-export function FunnelSummary({ report }: { report: FunnelReport }) {
-  const { all } = report;
+export function FunnelSummary({ all, from, to }: Pick<FunnelReport, 'all' | 'from' | 'to'>) {
   // A rate of nothing says nothing: left out.
   const of = (text: string, whole: number) => (whole === 0 ? '' : text);
   const steps = [
@@ -18,7 +17,7 @@ export function FunnelSummary({ report }: { report: FunnelReport }) {
     { figure: <Amounts earnings={all} />, label: 'revenue', detail: of(`${revenueText(all, { per: all.clicks })} per click`, all.clicks * all.conversions) },
   ];
   return (
-    <ol className="funnel" aria-label={`Funnel, ${report.from} to ${report.to}`}>
+    <ol className="funnel" aria-label={`Funnel, ${from} to ${to}`}>
       {steps.map((step) => (
         <li key={step.label}>
           <span className="figure">{step.figure}</span> <span className="label">{step.label}</span>{' '}

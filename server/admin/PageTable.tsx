@@ -4,21 +4,21 @@ import { Caption, ScrollBox } from './ScrollBox';
 import { ColumnHeads } from './ColumnHeads';
 
 /** The pages with most views, and the clicks made on them: which page sends visitors on. */
-export function PageTable({ report }: { report: FunnelReport }) {
+export function PageTable({ pages, from, to }: Pick<FunnelReport, 'pages' | 'from' | 'to'>) {
   return (
     <ScrollBox label="Views and clicks by page">
       <table>
         <Caption>
-          Views and clicks by page (the {report.pages.length === 20 ? '20 with most views' : 'pages viewed'}), {report.from} to {report.to}
+          Views and clicks by page (the {pages.length === 20 ? '20 with most views' : 'pages viewed'}), {from} to {to}
         </Caption>
         <ColumnHeads columns={['Page', 'Views', 'Visitors', 'Clicks', 'Visitors who clicked', 'Click-through rate']} />
         <tbody>
-          {report.pages.length === 0 ? (
+          {pages.length === 0 ? (
             <tr>
               <td colSpan={6}>No views or clicks in this range.</td>
             </tr>
           ) : (
-            report.pages.map((row) => (
+            pages.map((row) => (
               <tr key={row.page}>
                 <th scope="row">{row.page}</th>
                 <td>{row.views}</td>

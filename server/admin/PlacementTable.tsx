@@ -25,18 +25,17 @@ function Cells({ clicks, visitors, whole, earnings }: { clicks: number; visitors
 }
 
 /** Per placement: clicks, visitors, and what the clicks earned (conversion rate, revenue, earnings per click). */
-export function PlacementTable({ report }: { report: FunnelReport }) {
-  const { all } = report;
+export function PlacementTable({ totals, all, from, to }: Pick<FunnelReport, 'totals' | 'all' | 'from' | 'to'>) {
   return (
     <>
       <ScrollBox label="Clicks and conversions by placement">
         <table>
           <Caption>
-            Clicks and conversions by placement, {report.from} to {report.to}
+            Clicks and conversions by placement, {from} to {to}
           </Caption>
           <ColumnHeads columns={['Placement', 'Clicks', 'Visitors', 'Share of clicks', 'Conversions', 'Conversion rate', 'Revenue', 'Earnings per click']} />
           <tbody>
-            {report.totals.map((row) => (
+            {totals.map((row) => (
               <tr key={row.placement}>
                 <th scope="row">
                   {row.placement}

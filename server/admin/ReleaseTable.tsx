@@ -49,9 +49,9 @@ function ReleaseRows({ release, currency }: { release: ReleaseComparison; curren
  * click-through (clicks per page view) and earnings per click in the week before its day and the week
  * from it, with 95% intervals. An observation, said so in its caption: nothing else was held still.
  */
-export function ReleaseTable({ report }: { report: FunnelReport }) {
-  const { inRange, compared } = report.releases;
-  if (compared.length === 0) return <p className="muted">No release was first served from {report.from} to {report.to}.</p>;
+export function ReleaseTable({ releases, currency, from, to }: Pick<FunnelReport, 'releases' | 'currency' | 'from' | 'to'>) {
+  const { inRange, compared } = releases;
+  if (compared.length === 0) return <p className="muted">No release was first served from {from} to {to}.</p>;
   return (
     <>
       <ScrollBox label={releaseTableCaption}>
@@ -62,14 +62,14 @@ export function ReleaseTable({ report }: { report: FunnelReport }) {
           </Caption>
           <ColumnHeads columns={['Placement', 'Click-through before', 'Click-through after', 'Earnings per click before', 'Earnings per click after']} />
           {compared.map((release) => (
-            <ReleaseRows key={release.stamp} release={release} currency={report.currency} />
+            <ReleaseRows key={release.stamp} release={release} currency={currency} />
           ))}
         </table>
       </ScrollBox>
       <p className="muted">
         An observation, not a controlled test: everything else that changed in those weeks (the season, a campaign, a network’s offer)
         is in the difference too, and the release’s own day counts after it although it began under the release before. Click-through is a
-        placement’s clicks per page view of the whole site; earnings per click are in {report.currency}, from the conversions of those
+        placement’s clicks per page view of the whole site; earnings per click are in {currency}, from the conversions of those
         clicks. Where the intervals of before and after overlap, the difference may well be chance. Placements with no click in either
         week are left out.
       </p>

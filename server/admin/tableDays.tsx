@@ -15,8 +15,8 @@ type Day = FunnelReport['days'][number];
 const hasAnything = ({ all }: Day): boolean => all.views > 0 || all.clicks > 0 || all.conversions > 0;
 
 /** The newest days with views, clicks or conversions, at most maxTableDays, newest first; and how many more there were. */
-export function tableDays(report: FunnelReport): { shown: Day[]; more: number } {
-  const days = report.days.toReversed().filter(hasAnything);
+export function tableDays(reportDays: FunnelReport['days']): { shown: Day[]; more: number } {
+  const days = reportDays.toReversed().filter(hasAnything);
   return { shown: days.slice(0, maxTableDays), more: Math.max(0, days.length - maxTableDays) };
 }
 

@@ -65,19 +65,19 @@ export function DigestEmail({ content, title }: { content: DigestContent; title:
           <p className="muted">
             {siteUrl}, {week.current.from} to {week.current.to}. Days are UTC.
           </p>
-          <FunnelSummary report={report} />
+          <FunnelSummary all={report.all} from={report.from} to={report.to} />
           <h2>Against the 7 days before</h2>
           <div className="scroll">
             <ComparisonTable figures={content.figures} content={content} />
           </div>
           <h2>By placement</h2>
-          <PlacementTable report={report} />
+          <PlacementTable totals={report.totals} all={report.all} from={report.from} to={report.to} />
           <h2>Top sources</h2>
-          <SourceTable report={report} />
+          <SourceTable sources={report.sources} otherSources={report.otherSources} from={report.from} to={report.to} />
           {experiments.length > 0 && (
             <>
               <h2>Experiments</h2>
-              <ExperimentTables report={{ ...report, experiments }} />
+              <ExperimentTables experiments={experiments} currency={report.currency} to={report.to} />
             </>
           )}
           <h2>Incidents</h2>

@@ -23,7 +23,7 @@ export function digestText(content: DigestContent): string {
     'Top sources',
     ...sourceLines(report, '`npm run stats -- --all-sources` lists every one.'),
     '',
-    ...(experiments.length === 0 ? [] : ['Experiments', ...experimentLines({ ...report, experiments }), '']),
+    ...(experiments.length === 0 ? [] : ['Experiments', ...experimentLines({ experiments, currency: report.currency }), '']),
     'Incidents',
     ...(incidents.length === 0
       ? ['No incidents: no alert was raised this week.']

@@ -35,7 +35,7 @@ const revenueCell = (earnings: Earnings, per?: number) => revenueText(earnings, 
 const cut = (text: string, most = 28) => (text.length > most ? `${text.slice(0, most - 1)}…` : text);
 
 /** Visitors, then visitors who clicked, then conversions, each with its rate; a rate of nothing is left out. */
-export function funnelLines({ all }: FunnelReport): string[] {
+export function funnelLines({ all }: Pick<FunnelReport, 'all'>): string[] {
   const of = (text: string, whole: number) => (whole === 0 ? '' : text);
   return [
     table(
@@ -51,8 +51,7 @@ export function funnelLines({ all }: FunnelReport): string[] {
   ];
 }
 
-export function placementLines(report: FunnelReport): string[] {
-  const { all } = report;
+export function placementLines({ all, totals }: Pick<FunnelReport, 'all' | 'totals'>): string[] {
   const rows: string[][] = [['Placement', 'Clicks', 'Visitors', 'Share', 'Conv.', 'Conv. rate', 'Revenue', 'EPC']];
   const row = (name: string, count: FunnelReport['totals'][number]) => [
     name,
@@ -64,7 +63,7 @@ export function placementLines(report: FunnelReport): string[] {
     revenueCell(count),
     revenueCell(count, count.clicks),
   ];
-  for (const total of report.totals) rows.push(row(total.placement, total));
+  for (const total of totals) rows.push(row(total.placement, total));
   rows.push(row('all placements', { placement: '', ...all }));
   const lines = [table(rows, 1), 'Conv.: conversions of these clicks. Conv. rate: conversions per click.', 'EPC: earnings per click.'];
   if (all.unattributed > 0) {
@@ -77,16 +76,15 @@ export function placementLines(report: FunnelReport): string[] {
 const otherSourcesName = (others: OtherSources) => `(${others.sourceCount} other${others.sourceCount === 1 ? '' : 's'})`;
 
 /** `everySource` says where every source is listed: this command's flag here, the whole command elsewhere (the digest). */
-export function sourceLines(report: FunnelReport, everySource = '--all-sources lists every one.'): string[] {
-  const others = report.otherSources;
-  if (report.sources.length === 0 && !others) return ['No visitors from any source in this range.'];
+export function sourceLines({ sources, otherSources: others }: Pick<FunnelReport, 'sources' | 'otherSources'>, everySource = '--all-sources lists every one.'): string[] {
+  if (sources.length === 0 && !others) return ['No visitors from any source in this range.'];
   const rows: string[][] = [['Source', 'Visitors', 'Clicked', 'Clicks', 'CTR', 'Conv.', 'Revenue']];
-  const named = [...report.sources.map((source) => ({ name: cut(sourceName(source.source)), row: source })), ...(others ? [{ name: otherSourcesName(others), row: others }] : [])];
+  const named = [...sources.map((source) => ({ name: cut(sourceName(source.source)), row: source })), ...(others ? [{ name: otherSourcesName(others), row: others }] : [])];
   for (const { name, row } of named) {
     rows.push([name, String(row.visitors), String(row.clickers), String(row.clicks), rate(row.clickers, row.visitors), String(row.conversions), revenueCell(row)]);
   }
   const lines = [table(rows, 1), 'Clicked: visitors who clicked. CTR: the share of visitors who clicked.'];
-  if (others) lines.push(`The ${report.sources.length} sources with most visitors are listed; ${everySource}`);
+  if (others) lines.push(`The ${sources.length} sources with most visitors are listed; ${everySource}`);
   return lines;
 }
 
@@ -137,10 +135,10 @@ function filteredLines({ filtered }: FunnelReport): string[] {
 }
 
 /** Each experiment over its life: per variant its figures and chance to be best, then the verdict. */
-export function experimentLines(report: FunnelReport): string[] {
-  if (report.experiments.length === 0) return ['No experiment is listed (shared/content/experiments.ts).'];
+export function experimentLines({ experiments, currency }: Pick<FunnelReport, 'experiments' | 'currency'>): string[] {
+  if (experiments.length === 0) return ['No experiment is listed (shared/content/experiments.ts).'];
   const lines: string[] = [];
-  for (const experiment of report.experiments) {
+  for (const experiment of experiments) {
     const state = experiment.winner === null ? '' : `, ended: everyone sees ${experiment.winner}`;
     const span = experiment.from === '' ? 'no figures yet' : `${experiment.from} to ${experiment.to}`;
     lines.push(`${experiment.id} (${span}${state})`);
@@ -153,10 +151,10 @@ export function experimentLines(report: FunnelReport): string[] {
         String(variant.clickers),
         String(variant.clicks),
         String(variant.conversions),
-        amountText(variant.revenue, report.currency),
+        amountText(variant.revenue, currency),
         rate(variant.clickers, variant.visitors),
         rate(variant.conversions, variant.visitors),
-        none ? '–' : amountText(variant.revenuePerVisitor, report.currency),
+        none ? '–' : amountText(variant.revenuePerVisitor, currency),
         none ? '–' : share(variant.chanceBest, 1),
       ]);
     }

@@ -1,17 +1,10 @@
 import type { Kysely } from 'kysely';
-import { checkSchemaVersion } from './migrate';
-import type { Schema } from './schema';
-import { copyReleases } from '../releases/copyReleases';
-import { copyIncidents } from '../alerts/copyIncidents';
-
-export interface CopyCounts {
-  /** Rows written to the target. */
-  copied: number;
-  /** Rows the target already had (an earlier copy, or the same data counted there). */
-  present: number;
-  /** Rows not copied because the target holds its own, different version of them, which it keeps. */
-  skipped: number;
-}
+import { checkSchemaVersion } from '../db/migrate';
+import type { Schema } from '../db/schema';
+import { batchesOf, copyKeyedRows, noneCopied, type CopyCounts, type Row } from './copyKeyedRows';
+import { copyUnkeyedRows } from './copyUnkeyedRows';
+import { copyReleases } from './copyReleases';
+import { copyIncidents } from './copyIncidents';
 
 export interface ConversionCopyCounts extends CopyCounts {
   /** The txids skipped: the target holds each in another state (a refund it received, other figures). */
@@ -41,7 +34,6 @@ export interface CopyReport {
 }
 
 const batchSize = 1000;
-const none = (): CopyCounts => ({ copied: 0, present: 0, skipped: 0 });
 
 const clickColumns = ['at', 'day', 'placement', 'page', 'referrer_host', 'device', 'visitor', 'via'];
 const conversionColumns = ['txid', 'subid', 'click_id', 'placement', 'payout_micros', 'currency', 'status', 'received_at', 'day', 'reversed_at'];
@@ -66,99 +58,34 @@ export async function copyDatabase(source: Kysely<Schema>, target: Kysely<Schema
   const funnel = sourceSchema >= 4;
   // Schema 8: views, clicks and conversions say which experiments' variants they were in.
   const variants = sourceSchema >= 8 ? ['variants'] : [];
-  const conversions = sourceSchema >= 3 ? await copyConversions(source, target, funnel, variants) : { ...none(), skippedTxids: [] };
+  const conversions = sourceSchema >= 3 ? await copyConversions(source, target, funnel, variants) : { ...noneCopied(), skippedTxids: [] };
   const skippedTxids = new Set(conversions.skippedTxids);
   return {
     sourceSchema,
     // A click ID counts once (migration 6): a click whose ID the target already holds is skipped, never an error.
-    clicks: await copyRows(source, target, 'clicks', 'at', funnel ? [...clickColumns, 'click_id', 'source', ...variants] : clickColumns, { unique: 'click_id' }),
-    views: funnel ? await copyRows(source, target, 'views', 'at', ['at', 'day', 'page', 'referrer_host', 'source', 'medium', 'campaign', 'device', 'visitor', ...variants]) : none(),
+    clicks: await copyUnkeyedRows(source, target, 'clicks', 'at', funnel ? [...clickColumns, 'click_id', 'source', ...variants] : clickColumns, { unique: 'click_id' }),
+    views: funnel ? await copyUnkeyedRows(source, target, 'views', 'at', ['at', 'day', 'page', 'referrer_host', 'source', 'medium', 'campaign', 'device', 'visitor', ...variants]) : noneCopied(),
     conversions,
     conversionEvents:
       sourceSchema >= 3
-        ? await copyRows(source, target, 'conversion_events', 'received_at', ['txid', 'status', 'outcome', 'subid', 'payout_micros', 'currency', 'via', 'received_at'], {
+        ? await copyUnkeyedRows(source, target, 'conversion_events', 'received_at', ['txid', 'status', 'outcome', 'subid', 'payout_micros', 'currency', 'via', 'received_at'], {
             skip: (row) => skippedTxids.has(String(row.txid)),
           })
-        : none(),
+        : noneCopied(),
     ...(await copyClosedDays(source, target, sourceSchema)),
     dailyConversions: funnel
       ? await copyDailyRows(target, 'daily_conversions', ['day', 'placement', 'source', 'currency'], ['conversions', 'payout_micros'], await allRows(source, 'daily_conversions'))
-      : none(),
+      : noneCopied(),
     dailyVariantConversions:
       sourceSchema >= 8
         ? await copyDailyRows(target, 'daily_variant_conversions', ['day', 'variants', 'currency'], ['conversions', 'payout_micros'], await allRows(source, 'daily_variant_conversions'))
-        : none(),
-    linkChecks: await copyRows(source, target, 'link_checks', 'checked_at', ['checked_at', 'url', 'final_url', 'status', 'redirects', 'ms', 'error', 'verdict']),
+        : noneCopied(),
+    linkChecks: await copyUnkeyedRows(source, target, 'link_checks', 'checked_at', ['checked_at', 'url', 'final_url', 'status', 'redirects', 'ms', 'error', 'verdict']),
     // Keyed like the daily totals: a day the target already counted for a beacon and reason keeps its own number.
-    filteredCounts: sourceSchema >= 9 ? await copyDailyRows(target, 'filtered_counts', ['day', 'beacon', 'reason'], ['count'], await allRows(source, 'filtered_counts')) : none(),
-    releases: sourceSchema >= 9 ? await copyReleases(source, target) : none(),
-    incidents: sourceSchema >= 9 ? await copyIncidents(source, target) : none(),
+    filteredCounts: sourceSchema >= 9 ? await copyDailyRows(target, 'filtered_counts', ['day', 'beacon', 'reason'], ['count'], await allRows(source, 'filtered_counts')) : noneCopied(),
+    releases: sourceSchema >= 9 ? await copyReleases(source, target) : noneCopied(),
+    incidents: sourceSchema >= 9 ? await copyIncidents(source, target) : noneCopied(),
   };
-}
-
-type Row = Record<string, unknown>;
-
-/** The same text for the same value from either engine (PostgreSQL returns bigint as a string, SQLite as a number). */
-const keyOf = (row: Row, columns: readonly string[]) => JSON.stringify(columns.map((column) => (row[column] === null || row[column] === undefined ? null : String(row[column]))));
-const pick = (row: Row, columns: readonly string[]) => Object.fromEntries(columns.map((column) => [column, row[column]]));
-
-type UnkeyedTable = 'clicks' | 'views' | 'conversion_events' | 'link_checks';
-
-interface CopyRowsOptions {
-  /** Rows not to copy, counted as skipped. */
-  skip?: (row: Row) => boolean;
-  /** A column the target holds unique (clicks.click_id): a row whose value the target already has is skipped. */
-  unique?: string;
-}
-
-/** Rows without a key of their own, matched one for one with identical rows the target held before the copy began. */
-async function copyRows(
-  source: Kysely<Schema>,
-  target: Kysely<Schema>,
-  table: UnkeyedTable,
-  timeColumn: 'at' | 'received_at' | 'checked_at',
-  columns: readonly string[],
-  { skip = () => false, unique }: CopyRowsOptions = {},
-): Promise<CopyCounts> {
-  const counts = none();
-  // Rows the target gains from now on (this copy's, or a live instance's) are never mistaken for old ones.
-  const before = await (target as Kysely<any>).selectFrom(table).select((eb) => eb.fn.max<number | null>('id').as('id')).executeTakeFirst();
-  const lastTargetId = Number(before?.id ?? 0);
-  const db = source as Kysely<any>;
-  const into = target as Kysely<any>;
-  let afterId = 0;
-  for (;;) {
-    const batch: Row[] = await db.selectFrom(table).select(['id', ...columns]).where('id', '>', afterId).orderBy('id').limit(batchSize).execute();
-    if (batch.length === 0) return counts;
-    afterId = Number(batch.at(-1)!.id);
-    const times = batch.map((row) => Number(row[timeColumn]));
-    const existing: Row[] = await into
-      .selectFrom(table)
-      .select(columns as string[])
-      .where(timeColumn, '>=', Math.min(...times))
-      .where(timeColumn, '<=', Math.max(...times))
-      .where('id', '<=', lastTargetId)
-      .execute();
-    const unmatched = new Map<string, number>();
-    for (const row of existing) unmatched.set(keyOf(row, columns), (unmatched.get(keyOf(row, columns)) ?? 0) + 1);
-    const missing = batch.filter((row) => {
-      const left = unmatched.get(keyOf(row, columns)) ?? 0;
-      if (left === 0) return true;
-      unmatched.set(keyOf(row, columns), left - 1);
-      return false;
-    });
-    const copying = missing.filter((row) => !skip(row));
-    let copied = 0;
-    if (copying.length > 0) {
-      const insert = into.insertInto(table).values(copying.map((row) => pick(row, columns)));
-      // The target's row wins: one a live instance recorded, or the first of a value the source holds twice.
-      const result = await (unique ? insert.onConflict((conflict: any) => conflict.column(unique).doNothing()) : insert).executeTakeFirst();
-      copied = unique ? Number(result.numInsertedOrUpdatedRows ?? 0) : copying.length;
-    }
-    counts.copied += copied;
-    counts.skipped += missing.length - copied;
-    counts.present += batch.length - missing.length;
-  }
 }
 
 /**
@@ -167,41 +94,13 @@ async function copyRows(
  */
 async function copyConversions(source: Kysely<Schema>, target: Kysely<Schema>, funnel: boolean, variants: readonly string[]): Promise<ConversionCopyCounts> {
   const columns = funnel ? [...conversionColumns, ...attributionColumns, ...variants] : conversionColumns;
-  const counts: ConversionCopyCounts = { ...none(), skippedTxids: [] };
-  const db = source as Kysely<any>;
-  const into = target as Kysely<any>;
-  let afterId = 0;
-  for (;;) {
-    const batch: Row[] = await db.selectFrom('conversions').select(['id', ...columns]).where('id', '>', afterId).orderBy('id').limit(batchSize).execute();
-    if (batch.length === 0) return counts;
-    afterId = Number(batch.at(-1)!.id);
-    const existing: Row[] = await into
-      .selectFrom('conversions')
-      .select(columns)
-      .where('txid', 'in', batch.map((row) => row.txid))
-      .execute();
-    const held = new Map(existing.map((row) => [String(row.txid), keyOf(row, columns)]));
-    const missing: Row[] = [];
-    for (const row of batch) {
-      const there = held.get(String(row.txid));
-      if (there === undefined) missing.push(row);
-      else if (there === keyOf(row, columns)) counts.present += 1;
-      else counts.skippedTxids.push(String(row.txid));
-    }
-    if (missing.length > 0) {
-      // A live instance may record one of these txids in between: its row stays, and this one is skipped.
-      const inserted: Row[] = await into
-        .insertInto('conversions')
-        .values(missing.map((row) => pick(row, columns)))
-        .onConflict((conflict: any) => conflict.column('txid').doNothing())
-        .returning('txid')
-        .execute();
-      const insertedTxids = new Set(inserted.map((row) => String(row.txid)));
-      counts.copied += insertedTxids.size;
-      for (const row of missing) if (!insertedTxids.has(String(row.txid))) counts.skippedTxids.push(String(row.txid));
-    }
-    counts.skipped = counts.skippedTxids.length;
-  }
+  // A live instance may record one of these txids in between: its row stays, and this one is skipped.
+  const { skippedRows, ...counts } = await copyKeyedRows(
+    target,
+    { table: 'conversions', key: ['txid'], figures: columns, written: columns, lookup: 'txid', conflict: ['txid'] },
+    batchesOf(source, 'conversions', { order: 'id', columns, size: batchSize }),
+  );
+  return { ...counts, skippedTxids: skippedRows.map((row) => String(row.txid)) };
 }
 
 type DailyTable = 'daily_counts' | 'closed_days' | 'daily_conversions' | 'daily_variant_conversions' | 'filtered_counts';
@@ -263,34 +162,8 @@ async function legacyDailyCounts(source: Kysely<Schema>, funnel: boolean): Promi
 
 /** Keyed daily figures, one row per key: copied when the target lacks the key, skipped when it has other figures for it. */
 async function copyDailyRows(target: Kysely<Schema>, table: DailyTable, key: readonly string[], figures: readonly string[], rows: readonly Row[]): Promise<CopyCounts> {
-  const columns = [...key, ...figures];
-  const into = target as Kysely<any>;
-  const counts = none();
-  for (let start = 0; start < rows.length; start += batchSize) {
-    const batch = rows.slice(start, start + batchSize);
-    const existing: Row[] = await into
-      .selectFrom(table)
-      .select(columns)
-      .where('day', 'in', [...new Set(batch.map((row) => row.day))])
-      .execute();
-    const held = new Map(existing.map((row) => [keyOf(row, key), keyOf(row, figures)]));
-    const missing: Row[] = [];
-    for (const row of batch) {
-      const there = held.get(keyOf(row, key));
-      if (there === undefined) missing.push(row);
-      else if (there === keyOf(row, figures)) counts.present += 1;
-      else counts.skipped += 1;
-    }
-    if (missing.length > 0) {
-      const result = await into
-        .insertInto(table)
-        .values(missing.map((row) => pick(row, table === 'closed_days' ? ['day', 'closed_at'] : columns)))
-        .onConflict((conflict: any) => conflict.columns(key).doNothing())
-        .executeTakeFirst();
-      const inserted = Number(result.numInsertedOrUpdatedRows ?? 0);
-      counts.copied += inserted;
-      counts.skipped += missing.length - inserted;
-    }
-  }
-  return counts;
+  const batches = Array.from({ length: Math.ceil(rows.length / batchSize) }, (_, index) => rows.slice(index * batchSize, (index + 1) * batchSize));
+  const written = table === 'closed_days' ? ['day', 'closed_at'] : [...key, ...figures];
+  const { copied, present, skipped } = await copyKeyedRows(target, { table, key, figures, written, lookup: 'day', conflict: key }, batches);
+  return { copied, present, skipped };
 }
