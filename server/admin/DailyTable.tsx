@@ -8,7 +8,7 @@ const pair = (count: number, visitors: number) => (count > 0 ? `${count} / ${vis
 
 /**
  * Day by day, newest first: page views, clicks per placement, and what the day's clicks earned. Days with
- * nothing are left out (the charts show them as gaps), and at most maxTableDays are shown (see tableDays.ts).
+ * nothing are left out (the charts show them as gaps), and at most maxTableDays are shown (see tableDays.tsx).
  */
 export function DailyTable({ days, totals, releases: { compared } }: Pick<FunnelReport, 'days' | 'totals' | 'releases'>) {
   const placements = totals.map((row) => row.placement);

@@ -46,7 +46,7 @@ function IncidentList({ incidents }: { incidents: Incident[] }) {
 
 /**
  * The weekly digest's HTML: /admin's own components over the week's report, between a comparison with
- * the week before and the week's incidents. Class names only: digestHtml.ts writes the styles into the
+ * the week before and the week's incidents. Class names only: digestHtml.tsx writes the styles into the
  * elements, as e-mail needs. No images, no script, nothing loaded from elsewhere; the links go to /admin.
  */
 export function DigestEmail({ content, title }: { content: DigestContent; title: string }) {
