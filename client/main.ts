@@ -13,6 +13,7 @@ import { createIslandScheduler } from './islands/createIslandScheduler';
 import { landingFacts } from '../shared/trafficSource';
 import { startClickReporting } from './clickReporter';
 import { startViewReporting } from './viewReporter';
+import { watchPointerUsed } from './pointerUsed';
 
 /** This module's own script element (document.currentScript is null for modules), carrying the server's settings. */
 const entryScript = document.querySelector(`script[${clientAttributes.runtime}]`);
@@ -33,6 +34,9 @@ if (clickEndpoint) {
 }
 const viewEndpoint = setting(clientAttributes.viewEndpoint);
 const reportView = viewEndpoint && !optsOut ? startViewReporting(viewEndpoint, landing) : undefined;
+
+// Before any island can hydrate: the carousel asks which pointer left `:hover` on it.
+watchPointerUsed(document.documentElement, clientAttributes.pointerUsed);
 
 const islands = createIslandScheduler({ url: setting(clientAttributes.runtime), preload: setting(clientAttributes.preload).split(' ').filter(Boolean) });
 islands.hydrate(document);

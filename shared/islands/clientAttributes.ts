@@ -35,4 +35,10 @@ export const clientAttributes = {
    * while counting is on; the click reporter then puts a fresh click ID into it at the moment of the click.
    */
   subIdParam: 'data-subid-param',
+  /**
+   * Written by the entry on <html>: the type of the pointer the visitor last used ("mouse", "touch" or
+   * "pen", from PointerEvent.pointerType), so an island hydrating under a resting pointer can tell a mouse
+   * from a finger that left `:hover` behind, whatever the device says its main pointer is.
+   */
+  pointerUsed: 'data-pointer-used',
 } as const;

@@ -128,52 +128,80 @@ describe('the review carousel in a browser', () => {
   }, 30_000);
 });
 
-describe('the review carousel hydrating under a resting pointer', () => {
-  // A browser that says it has a mouse: only there can a pointer rest on the reviews.
-  const desktop = useBrowserAndSite({}, { mouse: true });
-  const { island, islandSrc, hydrated } = clientAttributes;
-  const wrapper = `[${island}="ReviewCarousel"]`;
+/**
+ * The island hydrates as the reviews near the viewport, so a pointer may already rest on them: a mouse
+ * there must hold rotation whatever the device says of its main pointer, and a finger's tap (which leaves
+ * `:hover` behind) must not. Each case runs in a browser that answers `(hover: hover)` (Blink's settings
+ * for a mouse) and in one that answers `(hover: none)`, as headless Chromium, a tablet with a mouse or a
+ * touch-screen laptop do.
+ */
+const { island, islandSrc, hydrated } = clientAttributes;
+const wrapper = `[${island}="ReviewCarousel"]`;
 
-  /**
-   * Holds every request for the island's own chunk until `release`, so the pointer is surely on the
-   * reviews before the island can hydrate: it hydrates as soon as it nears the viewport, and the pointer
-   * can only be on it once it is in view.
-   */
-  async function holdIslandChunk(page: Page): Promise<{ requested: Promise<void>; release: () => Promise<void> }> {
-    const src = await page.$eval(wrapper, (element, name: string) => element.getAttribute(name), islandSrc);
-    expect(src).toBeTruthy();
-    const held: HTTPRequest[] = [];
-    let holding = true;
-    let noticed!: () => void;
-    const requested = new Promise<void>((resolve) => (noticed = resolve));
-    await page.setRequestInterception(true);
-    page.on('request', (request) => {
-      if (holding && new URL(request.url()).pathname === src) {
-        held.push(request);
-        noticed();
-      } else void request.continue();
-    });
-    const release = async () => {
-      holding = false;
-      await Promise.all(held.map((request) => request.continue()));
-    };
-    return { requested, release };
-  }
+/**
+ * Holds every request for the island's own chunk until `release`, so the pointer is surely on the
+ * reviews before the island can hydrate: it hydrates as soon as it nears the viewport, and the pointer
+ * can only be on it once it is in view.
+ */
+async function holdIslandChunk(page: Page): Promise<{ requested: Promise<void>; release: () => Promise<void> }> {
+  const src = await page.$eval(wrapper, (element, name: string) => element.getAttribute(name), islandSrc);
+  expect(src).toBeTruthy();
+  const held: HTTPRequest[] = [];
+  let holding = true;
+  let noticed!: () => void;
+  const requested = new Promise<void>((resolve) => (noticed = resolve));
+  await page.setRequestInterception(true);
+  page.on('request', (request) => {
+    if (holding && new URL(request.url()).pathname === src) {
+      held.push(request);
+      noticed();
+    } else void request.continue();
+  });
+  const release = async () => {
+    holding = false;
+    await Promise.all(held.map((request) => request.continue()));
+  };
+  return { requested, release };
+}
 
-  it('starts paused, changes nothing for 6 s, and starts a fresh 3.5 s cycle when the pointer leaves', async () => {
-    const { page, problems } = await desktop.open('/', { islands: 'scheduled' });
+/** Scrolls the reviews into view, puts the pointer on them with `arrive` while the island's chunk is held, then lets it hydrate. */
+async function hydrateUnderPointer(page: Page, arrive: (x: number, y: number) => Promise<void>): Promise<void> {
+  expect(await page.$eval(wrapper, (element, name: string) => element.getAttribute(name), hydrated)).toBe('false');
+  const chunk = await holdIslandChunk(page);
+  await page.$eval('#reviews', (element) => element.scrollIntoView({ block: 'center', behavior: 'instant' }));
+  await chunk.requested;
+  const box = (await (await page.$('.carousel__slides'))!.boundingBox())!;
+  await arrive(box.x + box.width / 2, box.y + box.height / 2);
+  expect(await page.$eval('#reviews', (element) => element.matches(':hover'))).toBe(true);
+  await chunk.release();
+  await page.waitForSelector(`${wrapper}[${hydrated}="true"]`);
+}
+
+const rotatingOf = (page: Page) => page.$eval('.carousel', (element) => element.getAttribute('data-rotating'));
+
+describe.each([
+  ['(hover: hover)', { mouse: true }],
+  ['(hover: none)', {}],
+])('the review carousel hydrating under a resting mouse, the device answering %s', (media, launch) => {
+  const context = useBrowserAndSite({}, launch);
+
+  it(`holds rotation at hydration, 8 times in a row`, async () => {
+    for (let run = 0; run < 8; run++) {
+      const { page, problems } = await context.open('/', { islands: 'scheduled' });
+      expect(await page.evaluate((query) => matchMedia(query).matches, media)).toBe(true);
+      await page.mouse.move(5, 5);
+      await hydrateUnderPointer(page, (x, y) => page.mouse.move(x, y));
+      expect({ run, rotating: await rotatingOf(page) }).toEqual({ run, rotating: 'false' });
+      expect(problems.messages).toEqual([]);
+      await page.close();
+    }
+  }, 90_000);
+
+  it('changes nothing for 6 s, and starts a fresh 3.5 s cycle when the pointer leaves', async () => {
+    const { page, problems } = await context.open('/', { islands: 'scheduled' });
     await page.mouse.move(5, 5);
-    expect(await page.$eval(wrapper, (element, name: string) => element.getAttribute(name), hydrated)).toBe('false');
-    const chunk = await holdIslandChunk(page);
-    await page.$eval('#reviews', (element) => element.scrollIntoView({ block: 'center', behavior: 'instant' }));
-    await chunk.requested;
-    const box = (await (await page.$('.carousel__slides'))!.boundingBox())!;
-    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
-    expect(await page.$eval('#reviews', (element) => element.matches(':hover'))).toBe(true);
-    await chunk.release();
-    await page.waitForSelector(`${wrapper}[${hydrated}="true"]`);
-
-    expect(await page.$eval('.carousel', (element) => element.getAttribute('data-rotating'))).toBe('false');
+    await hydrateUnderPointer(page, (x, y) => page.mouse.move(x, y));
+    expect(await rotatingOf(page)).toBe('false');
     await expect(nextChange(page, 0, 6000)).rejects.toThrow(/exceeded/);
     await page.mouse.move(5, 5);
     const change = await nextChange(page, 0, 3500 + late);
@@ -182,6 +210,21 @@ describe('the review carousel hydrating under a resting pointer', () => {
     expect(problems.messages).toEqual([]);
     await page.close();
   }, 30_000);
+});
+
+describe('the review carousel hydrating where a finger tapped', () => {
+  const context = useBrowserAndSite();
+
+  it('rotates although the tap left :hover on the reviews, 4 times in a row', async () => {
+    for (let run = 0; run < 4; run++) {
+      const { page, problems } = await context.open('/', { islands: 'scheduled', viewport: viewports.phone });
+      await hydrateUnderPointer(page, (x, y) => page.touchscreen.tap(x, y));
+      expect({ run, rotating: await rotatingOf(page) }).toEqual({ run, rotating: 'true' });
+      if (run === 0) expect((await nextChange(page, 0, 3500 + late)).index).toBe(1);
+      expect(problems.messages).toEqual([]);
+      await page.close();
+    }
+  }, 60_000);
 });
 
 describe('the review carousel under prefers-reduced-motion', () => {

@@ -2,6 +2,7 @@ import { useEffect, useId, useReducer, useRef, useState, type FocusEvent } from 
 import type { ReviewsCopy } from '../../content/home';
 import type { GeneratedImage } from '../../content/images.generated';
 import { ResolvedPicture } from '../../images/Picture';
+import { clientAttributes } from '../clientAttributes';
 import { carouselReducer, initialCarouselState, isLocked, isRotating, nextWakeAt } from './carouselState';
 
 export interface ReviewCarouselProps {
@@ -19,12 +20,18 @@ function prefersReducedMotion(): boolean {
 
 /**
  * Whether a mouse pointer already rests on the reviews area, which no pointerenter will ever say: the
- * island hydrated under a pointer that got there first. Only where the main pointer can hover (the media
- * feature: Chrome 38, Firefox 64, Safari 9): a phone keeps `:hover` on whatever was last tapped, and touch
- * never sends the mouse pointerleave that ends the hold.
+ * island hydrated under a pointer that got there first. `:hover` alone cannot say it: a phone keeps it on
+ * whatever was last tapped, and touch never sends the mouse pointerleave that would end the hold. So the
+ * pointer the visitor actually used decides (the entry keeps its type on <html>, see client/pointerUsed.ts),
+ * not what the device says of its main pointer: a tablet or touch laptop used with a mouse answers
+ * `(hover: none)` while its mouse rests here. Only when no pointer has been seen since the page started
+ * (a mouse that rested here from the first paint) does the media feature answer: any pointer that can hover.
  */
 function pointerRestsOn(element: HTMLElement): boolean {
-  return typeof matchMedia === 'function' && matchMedia('(hover: hover)').matches && element.matches(':hover');
+  if (!element.matches(':hover')) return false;
+  const used = document.documentElement.getAttribute(clientAttributes.pointerUsed);
+  if (used) return used === 'mouse';
+  return typeof matchMedia === 'function' && matchMedia('(any-hover: hover)').matches;
 }
 
 /** Whether keyboard focus is already inside, by the focus handler's rule: only keyboard focus holds. */
