@@ -14,6 +14,7 @@ import { landingFacts } from '../shared/trafficSource';
 import { startClickReporting } from './clickReporter';
 import { startViewReporting } from './viewReporter';
 import { watchPointerUsed } from './pointerUsed';
+import { sectionsInTurn } from './sectionsInTurn';
 
 /** This module's own script element (document.currentScript is null for modules), carrying the server's settings. */
 const entryScript = document.querySelector(`script[${clientAttributes.runtime}]`);
@@ -38,6 +39,9 @@ const reportView = viewEndpoint && !optsOut ? startViewReporting(viewEndpoint, l
 // Before any island can hydrate: the carousel asks which pointer left `:hover` on it.
 watchPointerUsed(document.documentElement, clientAttributes.pointerUsed);
 
+const sections = sectionsInTurn(clientAttributes.layoutWaits);
+sections.start();
+
 const islands = createIslandScheduler({ url: setting(clientAttributes.runtime), preload: setting(clientAttributes.preload).split(' ').filter(Boolean) });
 islands.hydrate(document);
 
@@ -45,6 +49,6 @@ const navigation = setting(clientAttributes.navigation);
 if (navigation) {
   void onLoad().then(async () => {
     const { startNavigation } = (await import(navigation)) as typeof import('./navigation');
-    startNavigation(islands, reportView);
+    startNavigation(islands, sections, reportView);
   });
 }

@@ -1,5 +1,6 @@
 import { isPagePath } from '../shared/routes';
 import type { IslandScheduler } from './islands/createIslandScheduler';
+import type { SectionsInTurn } from './sectionsInTurn';
 
 /**
  * In-place navigation between the site's four pages. A click on an internal link fetches the server's
@@ -72,7 +73,7 @@ interface HistoryState {
 }
 
 /** onPageShown: called after each completed in-place swap (a link followed, Back or Forward), e.g. to report the view. */
-export function startNavigation(islands: IslandScheduler, onPageShown?: () => void): void {
+export function startNavigation(islands: IslandScheduler, sections: SectionsInTurn, onPageShown?: () => void): void {
   if (!('pushState' in history) || typeof DOMParser === 'undefined' || typeof fetch !== 'function') return;
   const pages = new Map<string, Promise<string>>();
   const announcer = createAnnouncer();
@@ -104,6 +105,9 @@ export function startNavigation(islands: IslandScheduler, onPageShown?: () => vo
     if (mode === 'push') history.pushState({ scrollY: 0 } satisfies HistoryState, '', url.href);
 
     const target = url.hash ? document.getElementById(decodeURIComponent(url.hash.slice(1))) : null;
+    // A scroll to a saved position or a section must land where it did before: on sections laid out for good.
+    if (mode === 'pop' || target) sections.all();
+    else sections.start();
     // 'instant': a page change is a jump, whatever smooth scrolling the stylesheet sets for in-page links.
     if (mode === 'pop') window.scrollTo({ top: scrollY, behavior: 'instant' });
     else if (target) target.scrollIntoView({ behavior: 'instant', block: 'start' });

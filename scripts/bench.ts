@@ -6,6 +6,8 @@
  * 2b. Scripts before interaction: each route loaded in a fresh browser context at phone and desktop
  *    width, left alone until the network is quiet, and the scripts it fetched summed from the browser's
  *    resource timing (transferSize: the compressed body plus the 300 bytes browsers report for headers).
+ * 2c. First tap at first paint: the menu button, an FAQ question and the carousel's next arrow tapped the
+ *    moment a 375 px page first paints, with the CPU slowed 4 times and as is; a bare page's same taps beside them.
  * 3. Throughput: autocannon on `/` of the built server, and on the same bytes served by express.static.
  * 4. Clicks: the server-side cost of recording one affiliate click on each engine (SQLite, and a throwaway
  *    PostgreSQL on loopback with its durable defaults), in process (the insert alone) and over HTTP
@@ -19,11 +21,12 @@
  *    every 100,000 reports, after, and at its peak.
  * Volume (only when named: `npm run bench -- volume [--views N]`): a year of a busy site's rows on each
  *    engine, and what reading it costs the server and npm run stats (scripts/bench/volume.ts).
- * Each part lives in scripts/bench/: serving.ts (1 and 3), lighthouse.ts (2), scriptsFetched.ts (2b),
+ * Each part lives in scripts/bench/: serving.ts (1 and 3), lighthouse.ts (2), scriptsFetched.ts (2b), interactions.ts (2c; barePage.ts is the floor of 2 and 2c),
  * recording.ts (4 to 6), memory.ts (7); benchServer.ts starts the built server they share.
  */
 import { freePort } from '../tests/support/mainProcess';
 import { startServer, stop } from './bench/benchServer';
+import { benchInteractions } from './bench/interactions';
 import { benchLighthouse } from './bench/lighthouse';
 import { benchMemory } from './bench/memory';
 import { benchClicks, benchConversions, benchViews, withEngines } from './bench/recording';
@@ -42,6 +45,7 @@ async function main() {
   try {
     if (wants('lighthouse')) await benchLighthouse(`http://localhost:${port}`);
     if (wants('lighthouse') || wants('scripts')) await benchScripts(`http://localhost:${port}`);
+    if (wants('interactions')) await benchInteractions(`http://localhost:${port}`);
     if (wants('throughput')) await benchThroughput(`http://127.0.0.1:${port}`);
     const recording = (['clicks', 'views', 'conversions'] as const).filter(wants);
     if (recording.length > 0) {

@@ -49,7 +49,7 @@ export function createIslandScheduler(runtime: ScriptModule): IslandScheduler {
   async function hydrateWhenReady(element: HTMLElement, island: ScheduledIsland): Promise<void> {
     const parsed = parseLoadConditions(element.getAttribute(clientAttributes.islandLoad) ?? 'load');
     if ('unknown' in parsed) throw new Error(`unknown loading condition "${parsed.unknown}"`);
-    await whenConditionsMet(parsed.conditions, element, island.controller.signal);
+    await whenConditionsMet(parsed.alternatives, element, island.controller.signal);
 
     const src = element.getAttribute(clientAttributes.islandSrc) ?? '';
     preloadModules([runtime.url, ...runtime.preload, src, ...listOf(element.getAttribute(clientAttributes.islandPreload))], preloaded);

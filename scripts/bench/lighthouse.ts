@@ -2,6 +2,7 @@ import { pagePaths } from '../../shared/routes';
 import { experiments } from '../../shared/content/experiments';
 import { homeVariants } from '../../server/experiments/homeVariants';
 import { chromiumPath } from '../../tests/support/browser';
+import { startBarePage } from './barePage';
 import { median } from './percentiles';
 
 /** Part 2: Lighthouse's scores and timings of every route. */
@@ -48,6 +49,8 @@ export async function benchLighthouse(base: string) {
   // Both are ES modules; this script runs as CommonJS.
   const { default: lighthouse } = await import('lighthouse');
   const chromeLauncher = await import('chrome-launcher');
+  // The floor, measured in the same run: a noisy machine raises it and every route alike.
+  const bare = await startBarePage();
   const chrome = await chromeLauncher.launch({
     chromePath: chromiumPath,
     chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
@@ -56,13 +59,14 @@ export async function benchLighthouse(base: string) {
   console.log('route               perf  a11y  best   seo    FCP     LCP     TBT    CLS    bytes   script');
   try {
     // Every route as a bot sees it (the home page outside every experiment), then the home page of each variant.
-    const visits: { route: string; name: string; visitor?: string }[] = pagePaths.map((route) => ({ route, name: route }));
+    const visits: { route: string; name: string; visitor?: string; url?: string }[] = [{ route: '', name: 'bare page (floor)', url: bare.url }];
+    visits.push(...pagePaths.map((route) => ({ route, name: route })));
     for (const [key, address] of await variantVisitors(base)) visits.push({ route: '/', name: `/ ${key}`, visitor: address });
-    for (const { route, name, visitor } of visits) {
+    for (const { route, name, visitor, url } of visits) {
       const runs: LighthouseFigures[] = [];
       for (let i = 0; i < 3; i++) {
         const person = visitor ? { emulatedUserAgent: personUserAgent, extraHeaders: { 'X-Forwarded-For': visitor } } : {};
-        const result = await lighthouse(`${base}${route}`, { port: chrome.port, output: 'json', logLevel: 'error', ...person });
+        const result = await lighthouse(url ?? `${base}${route}`, { port: chrome.port, output: 'json', logLevel: 'error', ...person });
         const lhr = result!.lhr;
         const audit = (id: string) => lhr.audits[id]?.numericValue ?? NaN;
         runs.push({
@@ -86,5 +90,6 @@ export async function benchLighthouse(base: string) {
     }
   } finally {
     await chrome.kill();
+    await bare.close();
   }
 }

@@ -41,4 +41,10 @@ export const clientAttributes = {
    * from a finger that left `:hover` behind, whatever the device says its main pointer is.
    */
   pointerUsed: 'data-pointer-used',
+  /**
+   * Written by the entry on each section of the home page as it starts, and taken away section by section
+   * once the page is idle: while it is there, the section is laid out only as it nears the viewport
+   * (client/sectionsInTurn.ts).
+   */
+  layoutWaits: 'data-layout-waits',
 } as const;

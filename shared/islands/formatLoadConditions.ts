@@ -11,12 +11,22 @@ export type LoadCondition =
   /** When the island comes within a screen of the viewport. */
   | 'visible'
   /** On the first press, touch, focus or key press inside the island. */
-  | 'interaction';
+  | 'interaction'
+  /** While the viewport is as wide as the desktop layout (960 px and more, where the top bar shows its links). */
+  | 'wide';
 
-/** An island's conditions: one, or several that must all be met. */
-export type LoadConditions = LoadCondition | readonly LoadCondition[];
+/** One condition, or several that must all be met. */
+export type AllOf = LoadCondition | readonly LoadCondition[];
+
+/** An island's conditions: one set that must all be met, or alternatives, the first met of which hydrates it. */
+export type LoadConditions = AllOf | { anyOf: readonly AllOf[] };
+
+/** In the attribute, conditions that must all be met are separated by spaces, and alternatives by " | ". */
+export const alternativeSeparator = ' | ';
+
+const formatAllOf = (conditions: AllOf) => (typeof conditions === 'string' ? conditions : conditions.join(' '));
 
 /** The attribute value the server writes for an island's conditions. */
 export function formatLoadConditions(conditions: LoadConditions): string {
-  return typeof conditions === 'string' ? conditions : conditions.join(' ');
+  return typeof conditions === 'object' && 'anyOf' in conditions ? conditions.anyOf.map(formatAllOf).join(alternativeSeparator) : formatAllOf(conditions);
 }

@@ -103,7 +103,21 @@ describe('loading conditions', () => {
     await close();
   });
 
-  it('on the home page, hydrates the top bar once idle, and the carousel only as it nears the viewport', async () => {
+  it('on the home page at phone width, fetches no React while the visitor does nothing, and hydrates the top bar on the first tap', async () => {
+    const { page, problems, close } = await openFresh('/', viewports.phone);
+    // networkidle0 has passed: the page has loaded and been idle, and the top bar still waits.
+    await page.evaluate(() => new Promise((resolve) => requestIdleCallback(resolve)));
+    expect(await hydratedState(page, 'TopBar')).toBe('false');
+    expect((await scriptsFetched(page)).some((script) => script.path.startsWith('/assets/hydrateIsland-'))).toBe(false);
+    await page.tap('.top-bar__menu-button');
+    expect(await page.$eval('.top-bar__menu', (menu) => menu.matches(':popover-open'))).toBe(true);
+    await waitForHydrated(page, 'TopBar');
+    expect(await page.$eval('.top-bar__menu', (menu) => menu.matches(':popover-open'))).toBe(true);
+    expect(problems.messages).toEqual([]);
+    await close();
+  });
+
+  it('on the home page at desktop width, hydrates the top bar once idle, and the carousel only as it nears the viewport', async () => {
     const { page, problems, close } = await openFresh('/', viewports.desktop);
     await waitForHydrated(page, 'TopBar');
     expect(await hydratedState(page, 'ReviewCarousel')).toBe('false');

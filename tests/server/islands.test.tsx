@@ -180,16 +180,18 @@ describe('the island registry', () => {
 });
 
 describe('loading conditions as the server writes them and the browser reads them', () => {
-  it.each<[LoadConditions, string, LoadCondition[]]>([
-    ['visible', 'visible', ['visible']],
-    [['idle', 'visible'], 'idle visible', ['idle', 'visible']],
+  it.each<[LoadConditions, string, LoadCondition[][]]>([
+    ['visible', 'visible', [['visible']]],
+    [['idle', 'visible'], 'idle visible', [['idle', 'visible']]],
+    [{ anyOf: ['interaction', ['idle', 'wide']] }, 'interaction | idle wide', [['interaction'], ['idle', 'wide']]],
   ])('writes %j as "%s" and reads it back', (conditions, written, read) => {
     expect(formatLoadConditions(conditions)).toBe(written);
-    expect(parseLoadConditions(written)).toEqual({ conditions: read });
+    expect(parseLoadConditions(written)).toEqual({ alternatives: read });
   });
 
   it('names the unknown condition in an attribute it cannot read', () => {
     expect(parseLoadConditions('idle hover')).toEqual({ unknown: 'hover' });
+    expect(parseLoadConditions('interaction | idle hover')).toEqual({ unknown: 'hover' });
   });
 });
 
@@ -214,7 +216,7 @@ describe('the islands as built and served', () => {
     const props = JSON.parse(carousel.attr(clientAttributes.islandProps)!) as { reviews: { slides: { image: unknown }[] } };
     expect(props.reviews.slides.map((slide) => slide.image)).toEqual(reviews.slides.map((slide) => generatedImages[slide.image]));
     expect(carousel.attr(clientAttributes.islandLoad)).toBe('visible');
-    expect(home(`[${clientAttributes.island}="TopBar"]`).attr(clientAttributes.islandLoad)).toBe('idle');
+    expect(home(`[${clientAttributes.island}="TopBar"]`).attr(clientAttributes.islandLoad)).toBe('interaction | idle wide');
     const about = parse((await request(app).get('/about-us').expect(200)).text);
     expect(about(`[${clientAttributes.island}="TopBar"]`).attr(clientAttributes.islandLoad)).toBe('interaction');
   });
