@@ -89,6 +89,48 @@ describe.each(Object.entries(viewports))('the home page at %s width', (name, vie
   });
 });
 
+describe('the sections that wait to be laid out (client/sectionsInTurn.ts)', () => {
+  const waiting = (page: Page) => page.$$eval('[data-layout-waits]', (sections) => sections.map((section) => section.id));
+
+  it('lands exactly on a section chosen from the menu before any section is laid out', async () => {
+    // No idle period ever comes, so only the link's own click can lay the sections out.
+    const { page, problems } = await context.open('/', {
+      viewport: viewports.phone,
+      islands: 'scheduled',
+      beforeGoto: (tab) => tab.evaluateOnNewDocument(() => Object.defineProperty(window, 'requestIdleCallback', { value: () => 0 })),
+    });
+    expect(await waiting(page)).toEqual(['what-is', 'how-it-works', 'benefits', 'faq', 'check-auctions', 'bonus']);
+    await page.tap('.top-bar__menu-button');
+    await page.waitForSelector('.top-bar__menu:popover-open');
+    await page.click('.top-bar__link[href="#faq"]');
+    expect(await waiting(page)).toEqual([]);
+    await waitForLanding(page, 'faq');
+    // Come to rest: the heading stays where it landed, just below the bar.
+    await page.waitForFunction(() => new Promise((resolve) => { const y = scrollY; requestAnimationFrame(() => requestAnimationFrame(() => resolve(scrollY === y))); }), { polling: 100 });
+    const offset = await headingOffset(page, 'faq');
+    expect(offset).toBeGreaterThanOrEqual(0);
+    expect(offset).toBeLessThanOrEqual(120);
+    expect(problems.messages).toEqual([]);
+    await page.close();
+  });
+
+  it.each(Object.entries(viewports))('lays every section out for good once the page is idle, at %s width', async (_name, viewport) => {
+    const { page, problems } = await context.open('/', { viewport, islands: 'scheduled' });
+    await page.waitForFunction(() => document.querySelectorAll('[data-layout-waits]').length === 0, { timeout: 10_000 });
+    expect(await page.$$eval('.section', (sections) => sections.map((section) => getComputedStyle(section).contentVisibility))).toEqual(Array(6).fill('visible'));
+    expect(problems.messages).toEqual([]);
+    await page.close();
+  });
+
+  it('marks nothing on a page opened at a section, which the browser scrolls to', async () => {
+    const { page, problems } = await context.open('/#faq', { viewport: viewports.phone, islands: 'scheduled' });
+    expect(await waiting(page)).toEqual([]);
+    await waitForLanding(page, 'faq');
+    expect(problems.messages).toEqual([]);
+    await page.close();
+  });
+});
+
 describe('scrolling under prefers-reduced-motion', () => {
   it('jumps at once instead of smooth-scrolling', async () => {
     const { page, problems } = await openHome(viewports.desktop, { reducedMotion: true });
