@@ -115,7 +115,7 @@ export function createApp(config: Config, options: AppOptions = {}): express.Exp
   app.set('trust proxy', config.trustProxy);
 
   app.use(accessLog(logger));
-  app.use(securityHeaders(config, styles.map((style) => style.cspHash)));
+  app.use(securityHeaders(config, styles.map((style) => style.cspHash), (path) => path.startsWith('/assets/') && files.has(path)));
 
   if (stores) {
     // Clicks and views each have limits of their own: one visitor sends many more views than clicks.

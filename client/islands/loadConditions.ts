@@ -47,6 +47,6 @@ export async function whenConditionsMet(alternatives: readonly (readonly LoadCon
     throw signal.reason;
   } finally {
     signal.removeEventListener('abort', dropRace);
-    if (!race.signal.aborted) race.abort(new DOMException('another loading condition was met', 'AbortError'));
+    race.abort();
   }
 }

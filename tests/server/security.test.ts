@@ -2,6 +2,8 @@ import { createHash } from 'node:crypto';
 import request from 'supertest';
 import { parseHtml } from '../support/html';
 import { createTestApp } from '../support/testApp';
+import { readManifest } from '../../server/manifest';
+import { distDir } from '../../server/lib/paths';
 
 function directives(csp: string): Map<string, string> {
   return new Map(
@@ -46,6 +48,22 @@ describe('security headers', () => {
       const { headers } = await request(app).get(path);
       expect(directives(headers['content-security-policy']!).get('script-src')).toBe("'self'");
     }
+  });
+
+  it('sends a built script or stylesheet only what a subresource obeys: nosniff, CORP and HSTS', async () => {
+    const manifest = readManifest(distDir);
+    for (const path of [manifest.entry.file, ...manifest.styles]) {
+      const { headers } = await request(app).get(path).expect(200);
+      expect(headers['x-content-type-options']).toBe('nosniff');
+      expect(headers['cross-origin-resource-policy']).toBe('same-origin');
+      expect(headers['strict-transport-security']).toBe('max-age=63072000; includeSubDomains');
+      for (const documentOnly of ['content-security-policy', 'x-frame-options', 'permissions-policy', 'cross-origin-opener-policy', 'referrer-policy']) {
+        expect({ path, [documentOnly]: headers[documentOnly] }).toEqual({ path, [documentOnly]: undefined });
+      }
+    }
+    // A missing file under /assets/ is answered with the 404 page, a document: it gets the document's policies.
+    const missing = await request(app).get('/assets/missing-ABCDEF12.js').expect(404);
+    expect(directives(missing.headers['content-security-policy']!).get('script-src')).toBe("'self'");
   });
 
   it('does not say what it is built with', async () => {

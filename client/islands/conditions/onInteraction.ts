@@ -16,15 +16,9 @@ const pressMs = 500;
 /** Resolves once a press that began is over: its click dispatched, the press cancelled, or pressMs gone by. */
 function pressOver(): Promise<void> {
   return new Promise((resolve) => {
-    const done = () => {
-      clearTimeout(timer);
-      removeEventListener('click', done, true);
-      removeEventListener('pointercancel', done, true);
-      resolve();
-    };
-    const timer = setTimeout(done, pressMs);
-    addEventListener('click', done, true);
-    addEventListener('pointercancel', done, true);
+    setTimeout(resolve, pressMs);
+    // Each listener goes after its first event; resolving twice changes nothing.
+    for (const type of ['click', 'pointercancel']) addEventListener(type, () => resolve(), { capture: true, once: true });
   });
 }
 

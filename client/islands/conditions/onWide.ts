@@ -6,8 +6,7 @@ const wideQuery = '(min-width: 960px)';
 
 /**
  * `wide`: while the viewport is at least as wide as the desktop layout, now or once it becomes so (a
- * window widened, a tablet turned). (matchMedia's change event: Chrome 45, Firefox 55, Safari 14; older
- * browsers are met only by a width they had from the start.)
+ * window widened, a tablet turned). (MediaQueryList's change event: Chrome 45, Firefox 55, Safari 14.)
  */
 export function onWide(_element: HTMLElement, signal: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -18,8 +17,8 @@ export function onWide(_element: HTMLElement, signal: AbortSignal): Promise<void
       stop();
       resolve();
     };
-    const stop = () => query.removeEventListener?.('change', changed);
-    query.addEventListener?.('change', changed);
+    const stop = () => query.removeEventListener('change', changed);
+    query.addEventListener('change', changed);
     signal.addEventListener(
       'abort',
       () => {
