@@ -1,4 +1,4 @@
-import { filterReasons, filterReasonDescriptions } from '../beacons/filterReasons';
+import { filterReasons, filterReasonDescriptions } from '../dayCounts/filterReasons';
 import type { FilteredFigures } from '../funnelReport/filteredCounts';
 import type { FunnelReport } from '../funnelReport/funnelReport';
 import { ColumnHeads } from './ColumnHeads';
@@ -8,7 +8,7 @@ import { DaysTable, maxTableDays } from './tableDays';
 const pair = ({ views, clicks }: FilteredFigures) => (views > 0 || clicks > 0 ? `${views} / ${clicks}` : '–');
 
 /**
- * The beacons' reports that were not counted, and why (server/beacons/filterReasons.ts): per reason over
+ * The beacons' reports that were not counted, and why (server/dayCounts/filterReasons.ts): per reason over
  * the range, then per day, newest first (at most maxTableDays, as the other day tables), so a filter at
  * work and a sudden flood both show.
  */

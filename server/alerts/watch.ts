@@ -3,7 +3,7 @@ import type { Logger } from '../lib/logger';
 import type { LinkCheckLog } from '../linkHealth/linkCheckLog';
 import type { AppDatabase } from '../db/openDatabase';
 import type { DeliveryChannels } from '../delivery/deliveryChannel';
-import { oneAtATime } from '../schedule/oneAtATime';
+import { oneAtATime } from '../lib/oneAtATime';
 import { alertChannels } from './alertsConfig';
 import type { AlertsConfig } from './alertTypes';
 import { DatabaseOutage, thisInstance } from './databaseOutage';

@@ -5,7 +5,7 @@ import { clientKey } from '../limits/clientKey';
 import type { VisitorHasher } from './visitorSalts';
 import { isHostName } from '../lib/hostName';
 import type { FilteredCounter } from './filteredCounter';
-import type { FilteredBeacon, FilterReason } from './filterReasons';
+import type { FilteredBeacon, FilterReason } from '../dayCounts/filterReasons';
 
 /**
  * What every report a visitor's browser sends (clicks, page views) goes through before its own rules:

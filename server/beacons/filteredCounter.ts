@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Schema } from '../db/schema';
 import { utcDay } from '../lib/utcDay';
-import type { FilteredBeacon, FilterReason } from './filterReasons';
+import type { FilteredBeacon, FilterReason } from '../dayCounts/filterReasons';
 
 /**
  * The beacons' reports that were not counted, counted in memory per process and added to

@@ -186,7 +186,7 @@ export interface DailyVariantConversionsTable {
   payout_micros: number;
 }
 
-/** Reports a beacon refused or skipped, per UTC day, beacon ('click', 'view') and reason (server/beacons/filterReasons.ts). */
+/** Reports a beacon refused or skipped, per UTC day, beacon ('click', 'view') and reason (server/dayCounts/filterReasons.ts). */
 export interface FilteredCountsTable {
   day: string;
   beacon: string;

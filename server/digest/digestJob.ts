@@ -6,7 +6,7 @@ import { firstLine, messageOf } from '../lib/errorText';
 import type { Logger } from '../lib/logger';
 import type { ReportReader } from '../reports/reportReader';
 import { scheduledDigestWeek, type DigestSchedule } from './digestWeek';
-import { oneAtATime } from '../schedule/oneAtATime';
+import { oneAtATime } from '../lib/oneAtATime';
 
 /** How often each instance looks whether the digest is due: a missed hour costs at most this much delay. */
 export const digestCheckIntervalMs = 5 * 60_000;

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Schema } from '../db/schema';
-import { filteredBeacons, filterReasons, type FilterReason } from '../beacons/filterReasons';
+import { filteredBeacons, filterReasons, type FilterReason } from '../dayCounts/filterReasons';
 import type { ReportRange } from '../dayCounts/reportRange';
 
 /** Page views and clicks not counted, for one reason or for all. */
@@ -13,7 +13,7 @@ export interface FilteredFigures {
 export type FilteredByReason = Record<FilterReason, FilteredFigures>;
 
 /**
- * The beacons' reports that were not counted (server/beacons/filterReasons.ts), as filtered_counts holds
+ * The beacons' reports that were not counted (server/dayCounts/filterReasons.ts), as filtered_counts holds
  * them: a day, a beacon, a reason and a number, nothing about who sent them. The last few seconds before a
  * report are still in the instances' memory (server/beacons/filteredCounter.ts).
  */

@@ -1,7 +1,7 @@
 import type { FunnelReport, OtherSources } from './funnelReport';
 import type { Earnings } from '../dayCounts/earnings';
 import { amountText, counted, rate, revenueText, share, sourceName } from '../dayCounts/reportNumbers';
-import { filterReasons } from '../beacons/filterReasons';
+import { filterReasons } from '../dayCounts/filterReasons';
 import { releaseLines } from '../releases/formatReleases';
 
 type Align = 'left' | 'right';

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import type { Kysely } from 'kysely';
 import { createFilteredCounter, maxFilteredKeys } from '../../server/beacons/filteredCounter';
-import { filteredBeacons, filterReasons } from '../../server/beacons/filterReasons';
+import { filteredBeacons, filterReasons } from '../../server/dayCounts/filterReasons';
 import type { Schema } from '../../server/db/schema';
 import { createStatsStores, type StatsStores } from '../../server/statsStores';
 import { browserUserAgent, sendReport } from '../support/beaconReports';

@@ -2,7 +2,7 @@ import path from 'node:path';
 import request from 'supertest';
 import type { Kysely } from 'kysely';
 import { createFilteredCounter } from '../../server/beacons/filteredCounter';
-import { filterReasons, type FilteredBeacon, type FilterReason } from '../../server/beacons/filterReasons';
+import { filterReasons, type FilteredBeacon, type FilterReason } from '../../server/dayCounts/filterReasons';
 import { openDatabase } from '../../server/db/openDatabase';
 import type { Schema } from '../../server/db/schema';
 import { readFunnelReport } from '../../server/funnelReport/funnelReport';
@@ -20,7 +20,7 @@ import { useTempDir } from '../support/tempDir';
 import { createTestApp } from '../support/testApp';
 
 /**
- * What the beacons did not count, and why (server/beacons/filterReasons.ts): counted per day, beacon and
+ * What the beacons did not count, and why (server/dayCounts/filterReasons.ts): counted per day, beacon and
  * reason in memory (filteredCounter.ts), flushed into filtered_counts, and shown in the funnel report,
  * npm run stats and /admin.
  */

@@ -135,8 +135,9 @@ describe('the import graph', () => {
 
   it('holds its own rules to account', () => {
     expect(findCircles(new Map([['a', ['b']], ['b', ['c']], ['c', ['a']], ['d', ['a']]]))).toEqual([['a', 'b', 'c', 'a']]);
-    expect(layerOf('server/alerts/watch.ts', layers)?.room).toBe('server/alerts/watch.ts');
+    expect(layerOf('server/digest/digestJob.ts', layers)?.room).toBe('server/digest/digestJob.ts');
     expect(layerOf('server/alerts/rules/linkRule.ts', layers)?.room).toBe('server/alerts/');
+    expect(layerOf('server/digest/digestEmail.ts', layers)?.room).toBe('server/digest/');
     expect(relativeSpecifiers("import type { A } from './a';\nexport { b } from '../b';\nconst c = await import('./c');\nimport 'react';")).toEqual(['./a', '../b', './c']);
   });
 });
