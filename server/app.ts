@@ -8,6 +8,7 @@ import { addressRateLimit, clickRoutes, visitorRateLimit } from './clicks/clickR
 import { createRateLimiter, type RateLimiter } from './limits/rateLimiter';
 import type { Config } from './config';
 import { conversionRoutes } from './conversions/conversionRoute';
+import { costRoutes } from './costs/costRoute';
 import type { StatsStores } from './statsStores';
 import { consoleLogger, type Logger } from './lib/logger';
 import { readManifest, type AssetManifest } from './manifest';
@@ -126,6 +127,8 @@ export function createApp(config: Config, options: AppOptions = {}): express.Exp
     app.use(viewRoutes({ store: stores.views, experiments, ...viewGuards }));
     // Only with CONVERSIONS_KEY set; without it /api/conversions does not exist: 404 to every method.
     if (config.conversionsKey) app.use(conversionRoutes({ key: config.conversionsKey, store: stores.conversions, experiments }));
+    // The same key lets scripts set what ads cost; without it /api/costs does not exist either.
+    if (config.conversionsKey) app.use(costRoutes({ key: config.conversionsKey, store: stores.costs }));
   }
 
   // An API path that is not served (counting off, no CONVERSIONS_KEY) does not exist, whatever the method.

@@ -1,5 +1,6 @@
 import { createClickStore, type ClickStore } from './clicks/clickStore';
 import { createConversionStore, type ConversionStore } from './conversions/conversionStore';
+import { createCostStore, type CostStore } from './costs/costStore';
 import { createViewStore, type ViewStore } from './views/viewStore';
 import { databaseLinkCheckLog, type LinkCheckLog } from './linkHealth/linkCheckLog';
 import { inProcessReportReader, type ReportReader } from './reports/reportReader';
@@ -16,6 +17,8 @@ export interface StatsStores {
   conversions: ConversionStore;
   /** Page views, reported by the entry script. */
   views: ViewStore;
+  /** What each source costs: reported per day (POST /api/costs, the imports) and the fixed-cost rules (npm run costs:set). */
+  costs: CostStore;
   hashVisitor: VisitorHasher;
   /** The beacons' reports not counted, per day and reason: held in memory, written on the schedule (server/schedule/schedule.ts) and at shutdown (server/backgroundWork.ts). */
   filtered: FilteredCounter;
@@ -34,6 +37,7 @@ export function createStatsStores(database: AppDatabase, reports: ReportReader =
     clicks: createClickStore(database.db),
     conversions: createConversionStore(database.db),
     views: createViewStore(database.db),
+    costs: createCostStore(database.db),
     hashVisitor: createVisitorHasher(database.db),
     filtered: createFilteredCounter(database.db),
     linkChecks: databaseLinkCheckLog(database.db, claim),

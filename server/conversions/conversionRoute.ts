@@ -118,7 +118,7 @@ function bodyParserProblem(error: { status?: unknown; type?: unknown }): { statu
  * Bytes that are not UTF-8 would be read as U+FFFD, and a txid recorded that the network never sent.
  * body-parser answers a verify error 403: its type lets badBody answer it as the body's error instead.
  */
-function utf8Only(_req: unknown, _res: unknown, body: Buffer, encoding: string | null): void {
+export function utf8Only(_req: unknown, _res: unknown, body: Buffer, encoding: string | null): void {
   if (encoding !== null && /^utf-?8$/i.test(encoding) && !isUtf8(body)) throw Object.assign(new Error('body is not UTF-8'), { type: 'body.not.utf8' });
 }
 

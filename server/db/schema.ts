@@ -21,6 +21,8 @@ export interface Schema {
   releases: ReleasesTable;
   incidents: IncidentsTable;
   outbox: OutboxTable;
+  costs: CostsTable;
+  fixed_costs: FixedCostsTable;
   schema_migrations: SchemaMigrationsTable;
 }
 
@@ -236,6 +238,38 @@ export interface OutboxTable {
   sent_at: Generated<number | null>;
   given_up_at: Generated<number | null>;
   last_error: Generated<string | null>;
+}
+
+/**
+ * What one UTC day's ads of one source, campaign and ad (content) cost, in one currency: the state the
+ * latest report gave, replaced by a corrected one (server/costs/costStore.ts). '' for a campaign or ad
+ * stands for the whole source or campaign. Never converted between currencies.
+ */
+export interface CostsTable {
+  day: string;
+  source: string;
+  campaign: string;
+  content: string;
+  currency: string;
+  amount_micros: number;
+  /** When an import or POST last set the amount. */
+  updated_at: number;
+}
+
+/** An operator's fixed cost for a source without a report (npm run costs:set): exactly one of daily_micros and per_visitor_micros is set. */
+export interface FixedCostsTable {
+  id: Generated<number>;
+  source: string;
+  /** '' for the whole source. */
+  campaign: string;
+  /** The first and last UTC day it covers, both included. */
+  from_day: string;
+  to_day: string;
+  daily_micros: number | null;
+  /** Multiplied by the day's visitors of the source (the day counts' 'source' dimension). */
+  per_visitor_micros: number | null;
+  currency: string;
+  created_at: number;
 }
 
 export interface SchemaMigrationsTable {

@@ -7,6 +7,7 @@ import uniqueClickIds from './006-uniqueClickIds';
 import countedConversionsIndex from './007-countedConversionsIndex';
 import experiments from './008-experiments';
 import watching from './009-watching';
+import costs from './010-costs';
 import type { Migration } from './migration';
 
 /**
@@ -14,4 +15,4 @@ import type { Migration } from './migration';
  * db/migrate/). A released step is never edited: a change is a new file, added at the end here. The
  * steps applied are listed in schema_migrations (see ../migrate.ts).
  */
-export const migrations: readonly Migration[] = [clicks, sharedState, conversions, funnel, closedDays, uniqueClickIds, countedConversionsIndex, experiments, watching];
+export const migrations: readonly Migration[] = [clicks, sharedState, conversions, funnel, closedDays, uniqueClickIds, countedConversionsIndex, experiments, watching, costs];
