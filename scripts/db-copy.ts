@@ -43,6 +43,8 @@ function summary(report: CopyReport): string {
     line('reports not counted (per day, beacon and reason)', report.filteredCounts, 'the target counted those days itself and keeps its own'),
     line('releases', report.releases, 'the target recorded those builds first and keeps its own'),
     line('incidents', report.incidents, 'the target holds its own version of them, or its own open incident of the same rule'),
+    line('daily costs', report.costs, 'the target holds other amounts for those days and keeps its own'),
+    line('fixed-cost rules', report.fixedCosts),
   ].join('');
 }
 

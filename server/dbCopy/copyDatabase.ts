@@ -5,6 +5,7 @@ import { batchesOf, copyKeyedRows, noneCopied, type CopyCounts, type Row } from 
 import { copyUnkeyedRows } from './copyUnkeyedRows';
 import { copyReleases } from './copyReleases';
 import { copyIncidents } from './copyIncidents';
+import { copyCosts, copyFixedCosts } from './copyCosts';
 
 export interface ConversionCopyCounts extends CopyCounts {
   /** The txids skipped: the target holds each in another state (a refund it received, other figures). */
@@ -31,6 +32,10 @@ export interface CopyReport {
   releases: CopyCounts;
   /** What the alert rules found, open and closed (schema 9, server/alerts/); their deliveries stay behind. */
   incidents: CopyCounts;
+  /** What each source cost per day (schema 10, server/costs/). */
+  costs: CopyCounts;
+  /** The fixed-cost rules of npm run costs:set (schema 10). */
+  fixedCosts: CopyCounts;
 }
 
 const batchSize = 1000;
@@ -42,7 +47,7 @@ const attributionColumns = ['click_day', 'page', 'source', 'device'];
 /**
  * Copies what one database holds into another (SQLite into PostgreSQL, for an operator who outgrows
  * one machine): raw clicks and page views, conversions with their history, the closed days' totals,
- * the folded conversions, and the link-check history. Running it again changes nothing:
+ * the folded conversions, the link-check history, and what each source cost. Running it again changes nothing:
  * - rows without a key of their own (clicks, views, conversion history, link checks) count as already
  *   there when the target held an identical one before this copy began; identical rows are matched one
  *   for one, so two real clicks in the same millisecond both arrive;
@@ -85,6 +90,8 @@ export async function copyDatabase(source: Kysely<Schema>, target: Kysely<Schema
     filteredCounts: sourceSchema >= 9 ? await copyDailyRows(target, 'filtered_counts', ['day', 'beacon', 'reason'], ['count'], await allRows(source, 'filtered_counts')) : noneCopied(),
     releases: sourceSchema >= 9 ? await copyReleases(source, target) : noneCopied(),
     incidents: sourceSchema >= 9 ? await copyIncidents(source, target) : noneCopied(),
+    costs: sourceSchema >= 10 ? await copyCosts(source, target) : noneCopied(),
+    fixedCosts: sourceSchema >= 10 ? await copyFixedCosts(source, target) : noneCopied(),
   };
 }
 

@@ -4,6 +4,7 @@ import { Kysely, SqliteDialect } from 'kysely';
 import { createClickStore, type Click } from '../../server/clicks/clickStore';
 import { parseConversion, type ConversionFields } from '../../server/conversions/conversionFields';
 import { createConversionStore } from '../../server/conversions/conversionStore';
+import { createCostStore } from '../../server/costs/costStore';
 import { openDatabase, type AppDatabase } from '../../server/db/openDatabase';
 import { migrations } from '../../server/db/migrations/index';
 import type { Schema } from '../../server/db/schema';
@@ -40,7 +41,7 @@ function report(fields: ConversionFields) {
 }
 
 /** Every table the copy carries, with the columns of each row but its id. */
-const copiedTables = ['clicks', 'views', 'conversions', 'conversion_events', 'daily_counts', 'closed_days', 'daily_conversions', 'link_checks', 'filtered_counts', 'releases', 'incidents'] as const;
+const copiedTables = ['clicks', 'views', 'conversions', 'conversion_events', 'daily_counts', 'closed_days', 'daily_conversions', 'link_checks', 'filtered_counts', 'releases', 'incidents', 'costs', 'fixed_costs'] as const;
 
 /** A table's rows without their ids, each value as text (PostgreSQL reads bigint back as a string), in one order. */
 async function rowsOf(database: AppDatabase, table: (typeof copiedTables)[number]): Promise<string[]> {
@@ -109,6 +110,12 @@ async function sqliteWithEverything(): Promise<string> {
       { rule: 'views', subject: '', opened_at: today.getTime() - 600_000, closed_at: null, summary: 'No page views recorded…', recovery: null },
     ])
     .execute();
+  // More costs than one batch of the copy holds, so it pages through them by key.
+  const costs = createCostStore(database.db);
+  await costs.replaceCosts(Array.from({ length: 1001 }, (_, index) => ({ day: '2026-11-20', source: 'facebook', campaign: 'spring', content: `ad-${index}`, amountMicros: index, currency: 'USD' })), longAgo);
+  await costs.replaceCosts([{ day: '2026-11-21', source: 'google', campaign: '', content: '', amountMicros: 12_500_000, currency: 'EUR' }], today);
+  await costs.setFixedCost({ source: 'newsletter', campaign: '', from: '2026-01-01', to: '2026-01-31', dailyMicros: 12_500_000, perVisitorMicros: null, currency: 'USD' }, longAgo);
+  await costs.setFixedCost({ source: 'partner', campaign: '', from: '2026-01-01', to: '2026-12-31', dailyMicros: null, perVisitorMicros: 350_000, currency: 'EUR' }, longAgo);
   await database.close();
   return file;
 }
@@ -157,6 +164,8 @@ describe('npm run db:copy', () => {
     expect(out).toContain('  reports not counted (per day, beacon and reason): 2 copied, 0 already there\n');
     expect(out).toContain('  releases: 2 copied, 0 already there\n');
     expect(out).toContain('  incidents: 2 copied, 0 already there\n');
+    expect(out).toContain('  daily costs: 1002 copied, 0 already there\n');
+    expect(out).toContain('  fixed-cost rules: 2 copied, 0 already there\n');
 
     const stats = await run(statsMain, ['--json', '--from', '2025-01-01', '--to', today.toISOString().slice(0, 10)], { DATABASE_URL: target.url });
     expect(JSON.parse(stats.out).all).toMatchObject({ clicks: 4, visitors: 3 });
@@ -193,6 +202,8 @@ describe('npm run db:copy', () => {
     expect(again.out).toContain('  reports not counted (per day, beacon and reason): 0 copied, 2 already there\n');
     expect(again.out).toContain('  releases: 0 copied, 2 already there\n');
     expect(again.out).toContain('  incidents: 0 copied, 2 already there\n');
+    expect(again.out).toContain('  daily costs: 0 copied, 1002 already there\n');
+    expect(again.out).toContain('  fixed-cost rules: 0 copied, 2 already there\n');
     expect(await allRows(copy)).toEqual(afterFirst);
     await copy.close();
   });
@@ -225,6 +236,19 @@ describe('npm run db:copy', () => {
     expect(out).toContain('  daily totals of closed days: 6 copied, 0 already there, 1 skipped (the target closed those days with other figures and keeps its own)\n');
     expect(await copy.db.selectFrom('daily_counts').select(['clicks', 'clickers']).where('day', '=', '2025-01-15').where('dimension', '=', 'placement').execute()).toEqual([
       { clicks: 7, clickers: 5 },
+    ]);
+    await copy.close();
+  });
+
+  it("keeps the amount the target holds for a day's cost, and copies the rest", async () => {
+    const file = await sqliteWithEverything();
+    const copy = await openTarget();
+    await createCostStore(copy.db).replaceCosts([{ day: '2026-11-21', source: 'google', campaign: '', content: '', amountMicros: 13_000_000, currency: 'EUR' }]);
+    const { code, out } = await run(copyMain, ['--from', file, '--to', target.url]);
+    expect(code).toBe(0);
+    expect(out).toContain('  daily costs: 1001 copied, 0 already there, 1 skipped (the target holds other amounts for those days and keeps its own)\n');
+    expect(await createCostStore(copy.db).readCosts({ from: '2026-11-21', to: '2026-11-21' })).toEqual([
+      { day: '2026-11-21', source: 'google', campaign: '', content: '', amountMicros: 13_000_000, currency: 'EUR' },
     ]);
     await copy.close();
   });
