@@ -30,6 +30,18 @@ describe.each(engines)('runMaintenance on %s', (engine) => {
     });
   });
 
+  it('keeps every cost and fixed-cost rule, however old, as it keeps the daily totals they sit beside', async () => {
+    const stores = createStatsStores(testDatabase.opened.database);
+    const old = { day: '2025-01-01', source: 'facebook', campaign: 'spring', content: 'ad-1', amountMicros: 12_500_000, currency: 'USD' };
+    await stores.costs.replaceCosts([old], new Date('2025-01-02T00:00:00Z'));
+    await stores.costs.setFixedCost({ source: 'newsletter', campaign: '', from: '2025-01-01', to: '2025-01-31', dailyMicros: 1_000_000, perVisitorMicros: null, currency: 'USD' });
+    await runMaintenance(stores, silentLogger, 10, new Date('2026-11-20T08:00:00Z'));
+    expect(await stores.costs.readCosts({ from: '2025-01-01', to: '2025-01-01' })).toEqual([old]);
+    expect(await stores.costs.readFixedCostDays({ from: '2025-01-31', to: '2025-02-01' })).toEqual([
+      { day: '2025-01-31', source: 'newsletter', campaign: '', content: '', amountMicros: 1_000_000, currency: 'USD' },
+    ]);
+  });
+
   it("drops alerts' deliveries that ended more than 90 days ago, and never one still due", async () => {
     const stores = createStatsStores(testDatabase.opened.database);
     const now = new Date('2026-11-20T08:00:00Z');
