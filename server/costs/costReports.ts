@@ -55,12 +55,15 @@ interface Layout {
   sourceColumn?: readonly string[];
 }
 
-/** Tried in this order: the plain form first (it alone has a source column), Google last (the fewest names). */
+/**
+ * Tried in this order: the plain form first (it alone has a source column), Google last (the fewest names).
+ * Microsoft and TikTok share `Campaign name` and are told apart by the amount: `Spend` is Microsoft's, `Cost` TikTok's.
+ */
 const layouts: readonly Layout[] = [
   { platform: 'plain', source: '', day: ['day', 'date'], campaign: ['campaign'], amount: ['cost', 'amount'], currency: ['currency'], content: ['content'], sourceColumn: ['source'] },
   { platform: 'meta', source: 'facebook', day: ['reporting starts', 'day'], campaign: ['campaign name'], amount: ['amount spent'], currency: ['currency'], content: ['ad name'], ends: ['reporting ends'] },
-  { platform: 'microsoft', source: 'bing', day: ['gregorian date', 'time period'], campaign: ['campaign name', 'campaign'], amount: ['spend'], currency: ['currency code', 'currency'], content: ['ad name'] },
-  { platform: 'tiktok', source: 'tiktok', day: ['by day', 'date', 'day'], campaign: ['campaign name'], amount: ['cost', 'total cost', 'spend'], currency: ['currency'], content: ['ad name'] },
+  { platform: 'microsoft', source: 'bing', day: ['gregorian date', 'time period', 'date', 'day'], campaign: ['campaign name', 'campaign'], amount: ['spend'], currency: ['currency code', 'currency'], content: ['ad name'] },
+  { platform: 'tiktok', source: 'tiktok', day: ['by day', 'date', 'day'], campaign: ['campaign name'], amount: ['cost', 'total cost'], currency: ['currency'], content: ['ad name'] },
   { platform: 'google', source: 'google', day: ['day', 'date'], campaign: ['campaign'], amount: ['cost'], currency: ['currency code', 'currency'], content: [] },
 ];
 

@@ -117,6 +117,18 @@ describe('readCostReport: header and currency', () => {
     expect(result.rejected).toEqual([{ line: 3, reason: 'the currency "USD" differs from the amount\'s header, EUR' }]);
   });
 
+  it.each([
+    ['Date,Campaign name,Spend,Currency code', 'microsoft', 'bing'],
+    ['Date,Campaign name,Cost,Currency', 'tiktok', 'tiktok'],
+    ['Day,Campaign,Cost,Currency code', 'google', 'google'],
+    ['Reporting starts,Campaign name,Amount spent (USD)', 'meta', 'facebook'],
+    ['Day,Source,Campaign,Cost,Currency', 'plain', 's'],
+  ])('tells %s apart as %s, source %s', (header, platform, source) => {
+    const cells = header.split(',').map((name) => ({ day: '2026-11-03', date: '2026-11-03', 'reporting starts': '2026-11-03', source: 's' })[name.toLowerCase()] ?? (/currency/i.test(name) ? 'USD' : /spend|cost|amount/i.test(name) ? '1' : 'c'));
+    const result = report(`${header}\n${cells.join(',')}\n`);
+    expect([result.platform, result.rows[0]?.source]).toEqual([platform, source]);
+  });
+
   it('reads tab- and semicolon-separated exports', () => {
     expect(report('By Day\tCampaign name\tCost\tCurrency\n2026-11-03\ta\t"1,000.5"\tUSD\n').rows[0]!.amountMicros).toBe(1_000_500_000);
     expect(report('day;source;campaign;content;cost;currency\n2026-11-03;x;a;;2;USD\n').rows[0]!.source).toBe('x');
