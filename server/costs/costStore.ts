@@ -48,13 +48,15 @@ const keyOf = (row: CostRow) => JSON.stringify([row.day, row.source, row.campaig
  * added, one held with another amount is replaced, one held with the same amount is left (and its
  * updated_at too). Never adds to an amount, so the same report twice changes nothing and a corrected one
  * replaces. A key given twice in `rows` counts its last amount. All of it in one transaction, a batch per
- * statement; two instances writing the same rows at once each meet the other's row through the key, so
- * the row is written once and only one of them counts it as changed.
+ * statement, in key order; two instances writing the same rows at once (in whatever order they were given)
+ * each meet the other's row through the key, so the row is written once and only one of them counts it as
+ * changed, and neither waits on the other in a circle.
  */
 export async function replaceCosts(db: Kysely<Schema>, rows: readonly CostRow[], now: Date = new Date()): Promise<CostWriteCounts> {
   const latest = new Map<string, CostRow>();
   for (const row of rows) latest.set(keyOf(row), row);
-  const unique = [...latest.values()];
+  // Written in key order, so two writers of overlapping rows lock them in the same order and never deadlock.
+  const unique = [...latest.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, row]) => row);
   const updatedAt = now.getTime();
   let changed = 0;
   await db.transaction().execute(async (trx) => {

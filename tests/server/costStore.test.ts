@@ -33,6 +33,14 @@ describe.each(engines)('costStore on %s', (engine) => {
       expect(await store.readCosts({ from: '2026-11-20', to: '2026-11-20' })).toHaveLength(1234);
     });
 
+    it('lets two writers of the same rows in opposite orders finish together, each row written once', async () => {
+      const store = createCostStore(database.db());
+      const rows = Array.from({ length: 1500 }, (_, index) => cost({ content: `ad-${index}`, amountMicros: index }));
+      const results = await Promise.all([store.replaceCosts(rows), store.replaceCosts([...rows].reverse()), store.replaceCosts(rows)]);
+      expect(results.reduce((sum, result) => sum + result.changed, 0)).toBe(1500);
+      expect(results.reduce((sum, result) => sum + result.unchanged, 0)).toBe(3000);
+    });
+
     it('reads only the days asked for, and refuses a range longer than a report may be', async () => {
       const store = createCostStore(database.db());
       await store.replaceCosts([cost({ day: '2026-11-19' }), cost(), cost({ day: '2026-11-21' })]);
