@@ -1,4 +1,5 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
+import { engineOf } from '../db/engineOf';
 import type { Schema } from '../db/schema';
 import { addDays, dayMs, dayStart } from '../lib/utcDay';
 import { readDayCounts } from '../dayCounts/dayCounts';
@@ -132,11 +133,13 @@ export async function listFixedCosts(db: Kysely<Schema>): Promise<FixedCost[]> {
 /**
  * Adds a fixed-cost rule and resolves to it. A rule whose days overlap another of the same source and
  * campaign is refused (FixedCostOverlapError): two would count those days twice. Checked and written in
- * one transaction; on PostgreSQL two operators adding overlapping rules at the very same moment could
- * both pass, which `--list` shows and `--remove` mends.
+ * one transaction, which on PostgreSQL first locks the rules against other writers (SQLite's one writer
+ * at a time does the same), so two rules set at the same moment cannot both pass.
  */
 export async function setFixedCost(db: Kysely<Schema>, rule: FixedCostRule, now: Date = new Date()): Promise<FixedCost> {
   return db.transaction().execute(async (trx) => {
+    // Two operators adding overlapping rules at the same moment: the second waits for the first, then sees it.
+    if (engineOf(db) === 'postgres') await sql`lock table fixed_costs in share row exclusive mode`.execute(trx);
     const overlapping = await trx
       .selectFrom('fixed_costs')
       .selectAll()

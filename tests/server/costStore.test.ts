@@ -81,6 +81,14 @@ describe.each(engines)('costStore on %s', (engine) => {
       ]);
     });
 
+    it('lets only one of two overlapping rules set at the same moment in', async () => {
+      const store = createCostStore(database.db());
+      const rule = { source: 'newsletter', campaign: '', from: '2026-01-01', to: '2026-01-31', dailyMicros: 1_000_000, perVisitorMicros: null, currency: 'USD' };
+      const results = await Promise.allSettled([store.setFixedCost(rule), store.setFixedCost({ ...rule, from: '2026-01-15', to: '2026-02-15' })]);
+      expect(results.map((result) => result.status).sort()).toEqual(['fulfilled', 'rejected']);
+      expect(await store.listFixedCosts()).toHaveLength(1);
+    });
+
     it('refuses a rule overlapping another of the same source and campaign, lists and removes rules', async () => {
       const store = createCostStore(database.db());
       const rule = { source: 'newsletter', campaign: '', from: '2026-01-01', to: '2026-01-31', dailyMicros: 1_000_000, perVisitorMicros: null, currency: 'USD' };
