@@ -113,6 +113,46 @@ export async function readCosts(db: Kysely<Schema>, range: ReportRange): Promise
   return rows.map(({ amount_micros, ...row }) => ({ ...row, amountMicros: Number(amount_micros) }));
 }
 
+/** A source's reported costs over a range, in one currency. */
+export interface SourceCostTotal {
+  source: string;
+  currency: string;
+  amountMicros: number;
+}
+
+/**
+ * The reported costs of the range summed per source and currency, in source and currency order: one
+ * grouped query, so a year of many sources reads what its sources and currencies hold, not its rows.
+ */
+export async function readCostTotals(db: Kysely<Schema>, range: ReportRange): Promise<SourceCostTotal[]> {
+  const { from, to } = checkedRange(range);
+  const rows = await db
+    .selectFrom('costs')
+    .select((eb) => ['source', 'currency', eb.fn.sum<number | string | bigint>('amount_micros').as('amount_micros')])
+    .where('day', '>=', from)
+    .where('day', '<=', to)
+    .groupBy(['source', 'currency'])
+    .orderBy('source')
+    .orderBy('currency')
+    .execute();
+  return rows.map(({ source, currency, amount_micros }) => ({ source, currency, amountMicros: Number(amount_micros) }));
+}
+
+/** The reported costs of each day of the range, summed per currency, in day and currency order (one grouped query). */
+export async function readDailyCostTotals(db: Kysely<Schema>, range: ReportRange): Promise<{ day: string; currency: string; amountMicros: number }[]> {
+  const { from, to } = checkedRange(range);
+  const rows = await db
+    .selectFrom('costs')
+    .select((eb) => ['day', 'currency', eb.fn.sum<number | string | bigint>('amount_micros').as('amount_micros')])
+    .where('day', '>=', from)
+    .where('day', '<=', to)
+    .groupBy(['day', 'currency'])
+    .orderBy('day')
+    .orderBy('currency')
+    .execute();
+  return rows.map(({ day, currency, amount_micros }) => ({ day, currency, amountMicros: Number(amount_micros) }));
+}
+
 const toRule = (row: Record<string, unknown>): FixedCost => ({
   id: Number(row.id),
   source: String(row.source),

@@ -11,6 +11,7 @@ import { experiments as contentExperiments } from '../../shared/content/experime
 import type { Experiment } from '../../shared/experiments/experiment';
 import { readExperimentReports, type ExperimentReport } from '../experiments/experimentReport';
 import { readFilteredCounts, type FilteredCounts } from './filteredCounts';
+import { readCostsReport, type CostsReport } from './sourceCosts';
 import {
   readConversionCounts,
   readPerDay,
@@ -86,6 +87,8 @@ export interface FunnelReport {
   filtered: FilteredCounts;
   /** The releases first served in the range (the newest 10), each compared per placement over the week before and after (server/releases/releaseReport.ts). */
   releases: ReleasesReport;
+  /** The range's spend beside its earnings: per source (cost, profit, ROI, the verdict) and in total (server/funnelReport/sourceCosts.ts). */
+  costs: CostsReport;
 }
 
 /** Sources past the listed ones, added up. */
@@ -202,6 +205,8 @@ export async function readFunnelReport(db: Kysely<Schema>, range: ReportRange, o
   }
   const allEarnings = earnings(conversions);
   const unattributed = earnings(conversionsByPlacement.get('')).conversions;
+  const listedSources = sourceRows(topSources, sourceTotals, sourceLimit, conversions, currency);
+  const costs = await readCostsReport(db, range, dayCounts, listedSources.sources, conversions, currency);
 
   return {
     from: range.from,
@@ -211,13 +216,14 @@ export async function readFunnelReport(db: Kysely<Schema>, range: ReportRange, o
     days,
     totals,
     all: { ...all, ...allEarnings, unattributed },
-    ...sourceRows(topSources, sourceTotals, sourceLimit, conversions, currency),
+    ...listedSources,
     devices: devices.filter((row) => row.clicks > 0).map((row) => ({ device: row.value, clicks: row.clicks })),
     referrers: referrers.filter((row) => row.clicks > 0).map((row) => ({ host: row.value, clicks: row.clicks })),
     pages: pages.map(({ value, views, visitors, clicks, clickers }) => ({ page: value, views, visitors, clicks, clickers })),
     experiments,
     filtered,
     releases,
+    costs,
   };
 }
 

@@ -1,0 +1,79 @@
+import { createCostStore } from '../../server/costs/costStore';
+import type { CostRow } from '../../server/costs/costRow';
+import { engines } from '../support/engines';
+import { useFunnelRecording } from '../support/funnelRecording';
+
+const cost = (fields: Partial<CostRow>): CostRow => ({ day: '2026-11-20', source: 'facebook', campaign: 'spring', content: 'ad-1', amountMicros: 0, currency: 'USD', ...fields });
+
+describe.each(engines)('costs beside earnings in readFunnelReport on %s', (engine) => {
+  const funnel = useFunnelRecording(engine);
+  const { read, view, click, sale } = funnel;
+  const costs = () => createCostStore(funnel.opened.database.db);
+
+  beforeEach(async () => {
+    // facebook: 4 visitors, 2 sales of 30 USD; google: 2 visitors, 1 sale of 10 USD.
+    for (const visitor of ['f1', 'f2', 'f3', 'f4']) await view('2026-11-20T08:00:00Z', visitor, 'facebook');
+    for (const visitor of ['g1', 'g2']) await view('2026-11-21T08:00:00Z', visitor, 'google');
+    await sale('2026-11-20T10:00:00Z', { txid: 'F1', subid: await click('2026-11-20T08:01:00Z', 'hero', 'f1', 'facebook'), payout: '30' });
+    await sale('2026-11-20T10:00:00Z', { txid: 'F2', subid: await click('2026-11-20T08:01:00Z', 'hero', 'f2', 'facebook'), payout: '30' });
+    await sale('2026-11-21T10:00:00Z', { txid: 'G1', subid: await click('2026-11-21T08:01:00Z', 'hero', 'g1', 'google'), payout: '10' });
+  });
+
+  it('gives every source null cost, profit, ROI and chance, and the totals null, when no cost is recorded', async () => {
+    const report = await read('2026-11-20', '2026-11-21');
+    expect(report.costs.recorded).toBe(false);
+    expect(report.costs.all).toEqual({ cost: null, costByCurrency: {}, profit: null });
+    expect(report.costs.sources.map(({ source, cost, profit, roi, chanceProfitable, verdict }) => ({ source, cost, profit, roi, chanceProfitable, verdict }))).toEqual([
+      { source: 'facebook', cost: null, profit: null, roi: null, chanceProfitable: null, verdict: null },
+      { source: 'google', cost: null, profit: null, roi: null, chanceProfitable: null, verdict: null },
+    ]);
+    expect(report.costs.days).toEqual([
+      { day: '2026-11-20', cost: null, profit: null },
+      { day: '2026-11-21', cost: null, profit: null },
+    ]);
+  });
+
+  it('sums reported costs and fixed costs per source, with profit and ROI exact, losing money first', async () => {
+    await costs().replaceCosts([
+      cost({ amountMicros: 10_100_000 }),
+      cost({ content: 'ad-2', amountMicros: 200_000 }),
+      cost({ day: '2026-11-21', amountMicros: 100_000 }),
+      cost({ day: '2026-11-19', amountMicros: 999_000_000 }),
+    ]);
+    await costs().setFixedCost({ source: 'google', campaign: '', from: '2026-11-01', to: '2026-12-31', dailyMicros: 7_500_000, perVisitorMicros: null, currency: 'USD' });
+    const report = await read('2026-11-20', '2026-11-21');
+    const [google, facebook] = report.costs.sources;
+    expect(report.costs.sources.map((row) => row.source)).toEqual(['google', 'facebook']);
+    expect(facebook).toMatchObject({ visitors: 4, conversions: 2, revenue: 60, cost: 10.4, costByCurrency: { USD: 10.4 }, profit: 49.6, costPerVisitor: 2.6, costPerConversion: 5.2 });
+    expect(facebook?.roi).toBe((60_000_000 - 10_400_000) / 10_400_000);
+    expect(facebook?.breakEven).toEqual({ maxCostPerVisitor: 15, maxCostPerSale: 30 });
+    expect(google).toMatchObject({ visitors: 2, conversions: 1, revenue: 10, cost: 15, profit: -5, roi: -5 / 15, costPerVisitor: 7.5, costPerConversion: 15 });
+    for (const row of [facebook, google]) {
+      expect(row?.chanceProfitable).toBeGreaterThanOrEqual(0);
+      expect(row?.chanceProfitable).toBeLessThanOrEqual(1);
+      expect(row?.verdict).toBe('too-early');
+      expect(row?.visitorsToKnow).toBeGreaterThan(0);
+    }
+    expect(report.costs.all).toEqual({ cost: 25.4, costByCurrency: { USD: 25.4 }, profit: 44.6 });
+    expect(report.costs.days).toEqual([
+      { day: '2026-11-20', cost: 17.8, profit: 42.2 },
+      { day: '2026-11-21', cost: 7.6, profit: 2.4 },
+    ]);
+  });
+
+  it('keeps a cost in another currency apart, with no profit for it', async () => {
+    await costs().replaceCosts([cost({ source: 'google', amountMicros: 8_000_000, currency: 'EUR' }), cost({ amountMicros: 5_000_000 }), cost({ content: 'eu', amountMicros: 2_000_000, currency: 'EUR' })]);
+    const report = await read('2026-11-20', '2026-11-21');
+    expect(report.costs.otherCurrencies).toEqual(['EUR']);
+    expect(report.costs.all).toEqual({ cost: 5, costByCurrency: { USD: 5, EUR: 10 }, profit: 65 });
+    const bySource = Object.fromEntries(report.costs.sources.map((row) => [row.source, row]));
+    expect(bySource.google).toMatchObject({ cost: null, costByCurrency: { EUR: 8 }, profit: null, roi: null, chanceProfitable: null, verdict: null });
+    expect(bySource.facebook).toMatchObject({ cost: 5, costByCurrency: { USD: 5, EUR: 2 }, profit: 55, roi: 11 });
+  });
+
+  it('lists a source that cost money but brought no visitor, as losing', async () => {
+    await costs().replaceCosts([cost({ source: 'tiktok', amountMicros: 3_000_000 })]);
+    const report = await read('2026-11-20', '2026-11-21');
+    expect(report.costs.sources[0]).toMatchObject({ source: 'tiktok', visitors: 0, cost: 3, profit: -3, roi: -1, costPerVisitor: null, chanceProfitable: 0, verdict: 'too-early' });
+  });
+});
