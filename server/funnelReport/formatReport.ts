@@ -3,6 +3,7 @@ import type { Earnings } from '../dayCounts/earnings';
 import { amountText, counted, rate, revenueText, share, sourceName } from '../dayCounts/reportNumbers';
 import { filterReasons } from '../dayCounts/filterReasons';
 import { releaseLines } from '../releases/formatReleases';
+import { addCostsLines, money, otherCurrencyNote, verdictText, withCosts } from './formatCosts';
 
 type Align = 'left' | 'right';
 
@@ -167,6 +168,39 @@ export function experimentLines({ experiments, currency }: Pick<FunnelReport, 'e
   return lines;
 }
 
+/** The spend and profit section of the terminal table: every source with a cost, losing money first. */
+export function spendLines({ costs }: Pick<FunnelReport, 'costs'>): string[] {
+  if (!costs.recorded) return addCostsLines;
+  const { currency } = costs;
+  // Amounts of the main currency without its code, which the heading names, to fit a terminal's width.
+  const plain = (amount: number | null) => money(amount, currency).replace(` ${currency}`, '');
+  const rows: string[][] = [['Source', 'Cost', 'Visitors', 'CPV', 'Conv.', 'CPA', 'Revenue', 'Profit', 'ROI', 'P(profit)']];
+  const costed = costs.sources.filter((row) => Object.keys(row.costByCurrency).length > 0);
+  const verdicts: string[] = [];
+  for (const row of costed) {
+    const apart = Object.entries(row.costByCurrency)
+      .filter(([code]) => code !== currency)
+      .map(([code, amount]) => amountText(amount, code));
+    rows.push([
+      sourceName(row.source).slice(0, 24),
+      [plain(row.cost), ...apart].join('\n'),
+      String(row.visitors),
+      plain(row.costPerVisitor),
+      String(row.conversions),
+      plain(row.costPerConversion),
+      plain(row.revenue),
+      plain(row.profit),
+      row.roi === null ? '–' : share(row.roi, 1),
+      row.chanceProfitable === null ? '–' : share(row.chanceProfitable, 1),
+    ]);
+    if (row.cost !== null) verdicts.push(`${sourceName(row.source)}: ${verdictText(row)}.`);
+  }
+  rows.push(['all sources', [plain(costs.all.cost), ...Object.entries(costs.all.costByCurrency).filter(([code]) => code !== currency).map(([code, amount]) => amountText(amount, code))].join('\n'), '', '', '', '', '', plain(costs.all.profit), '', '']);
+  const lines = [`Losing money first; amounts in ${currency}.`, table(rows, 1), ...verdicts, 'CPV: cost per visitor. CPA: cost per conversion.', 'P(profit): the chance the source earns more than it costs.'];
+  if (costs.otherCurrencies.length > 0) lines.push(otherCurrencyNote(currency, costs.otherCurrencies));
+  return lines;
+}
+
 /** The report as the terminal table `npm run stats` prints: the funnel, then per placement, per source and per day. */
 export function formatReportTable(report: FunnelReport): string {
   const dayCount = report.days.length;
@@ -183,6 +217,9 @@ export function formatReportTable(report: FunnelReport): string {
     '',
     'By source (what brought the visitor)',
     ...sourceLines(report),
+    '',
+    'Spend and profit (per source with a cost)',
+    ...spendLines(report),
     '',
     'By page',
     ...pageLines(report),
@@ -222,5 +259,5 @@ export function formatReportCsv(report: FunnelReport): string {
 }
 
 export function formatReportJson(report: FunnelReport): string {
-  return `${JSON.stringify(report, null, 2)}\n`;
+  return `${JSON.stringify(withCosts(report), null, 2)}\n`;
 }

@@ -1,6 +1,7 @@
 import { readFunnelReport, type FunnelReport } from '../../server/funnelReport/funnelReport';
 import { createClickStore } from '../../server/clicks/clickStore';
 import { formatReportCsv, formatReportJson, formatReportTable } from '../../server/funnelReport/formatReport';
+import { withCosts } from '../../server/funnelReport/formatCosts';
 import { parseConversion, type ConversionFields } from '../../server/conversions/conversionFields';
 import { createConversionStore } from '../../server/conversions/conversionStore';
 import { createViewStore } from '../../server/views/viewStore';
@@ -142,8 +143,9 @@ describe('JSON', () => {
     await recordFunnel();
     const report = await read('2026-11-19', '2026-11-21');
     const parsed = JSON.parse(formatReportJson(report)) as FunnelReport;
-    expect(parsed).toEqual(report);
+    expect(parsed).toEqual(withCosts(report));
     expect(Object.keys(parsed)).toEqual(['from', 'to', 'currency', 'currencies', 'days', 'totals', 'all', 'sources', 'devices', 'referrers', 'pages', 'experiments', 'filtered', 'releases', 'costs']);
-    expect(parsed.all).toEqual({ clicks: 5, visitors: 4, views: 6, viewVisitors: 5, conversions: 4, revenue: 57.25, revenueByCurrency: { USD: 57.25, EUR: 10.5 }, unattributed: 1 });
+    expect(parsed.all).toEqual({ clicks: 5, visitors: 4, views: 6, viewVisitors: 5, conversions: 4, revenue: 57.25, revenueByCurrency: { USD: 57.25, EUR: 10.5 }, unattributed: 1, cost: null, profit: null });
+    expect(parsed.sources[0]).toMatchObject({ cost: null, profit: null, roi: null, chanceProfitable: null });
   });
 });

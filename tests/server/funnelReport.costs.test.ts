@@ -1,5 +1,6 @@
 import { createCostStore } from '../../server/costs/costStore';
 import type { CostRow } from '../../server/costs/costRow';
+import { formatReportJson, formatReportTable } from '../../server/funnelReport/formatReport';
 import { engines } from '../support/engines';
 import { useFunnelRecording } from '../support/funnelRecording';
 
@@ -75,5 +76,20 @@ describe.each(engines)('costs beside earnings in readFunnelReport on %s', (engin
     await costs().replaceCosts([cost({ source: 'tiktok', amountMicros: 3_000_000 })]);
     const report = await read('2026-11-20', '2026-11-21');
     expect(report.costs.sources[0]).toMatchObject({ source: 'tiktok', visitors: 0, cost: 3, profit: -3, roi: -1, costPerVisitor: null, chanceProfitable: 0, verdict: 'too-early' });
+  });
+
+  it('writes cost, profit, ROI and the chance in --json as raw numbers, and the verdict in the table', async () => {
+    await costs().replaceCosts([cost({ source: 'google', amountMicros: 15_000_000 })]);
+    const report = await read('2026-11-20', '2026-11-21');
+    const parsed = JSON.parse(formatReportJson(report)) as { all: Record<string, unknown>; sources: Record<string, unknown>[] };
+    expect(parsed.all).toMatchObject({ revenue: 70, cost: 15, profit: 55 });
+    const google = parsed.sources.find((row) => row.source === 'google');
+    expect(google).toMatchObject({ revenue: 10, cost: 15, profit: -5, roi: -5 / 15 });
+    expect(typeof google?.chanceProfitable).toBe('number');
+    expect(parsed.sources.find((row) => row.source === 'facebook')).toMatchObject({ cost: null, profit: null, roi: null, chanceProfitable: null });
+    const table = formatReportTable(report);
+    expect(table).toContain('Spend and profit');
+    expect(table).toMatch(/google: too early/);
+    expect(table).toContain('-5.00');
   });
 });
