@@ -44,6 +44,9 @@ export interface ClicksTable {
   click_id: Generated<string | null>;
   /** What brought the visitor: utm_source, else the referring host, else 'direct'; null when not known (a ping). */
   source: Generated<string | null>;
+  /** utm_campaign and utm_content (the ad) of the visit's landing address, since schema 11; null when it had none or not known (a ping). */
+  campaign: Generated<string | null>;
+  content: Generated<string | null>;
   /** The variants the page showed, `experiment:variant` joined by commas; '' outside every experiment (shared/experiments/). */
   variants: Generated<string>;
 }
@@ -136,6 +139,8 @@ export interface ViewsTable {
   /** utm_medium and utm_campaign of the landing address; null when it had none. */
   medium: string | null;
   campaign: string | null;
+  /** utm_content (the ad or creative) of the landing address, since schema 11; null when it had none. */
+  content: Generated<string | null>;
   device: string;
   visitor: string;
   /** As clicks.variants. */

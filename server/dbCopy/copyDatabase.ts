@@ -63,13 +63,16 @@ export async function copyDatabase(source: Kysely<Schema>, target: Kysely<Schema
   const funnel = sourceSchema >= 4;
   // Schema 8: views, clicks and conversions say which experiments' variants they were in.
   const variants = sourceSchema >= 8 ? ['variants'] : [];
+  // Schema 11: views keep the ad (content), clicks the visit's campaign and ad.
+  const viewAd = sourceSchema >= 11 ? ['content'] : [];
+  const clickCampaign = sourceSchema >= 11 ? ['campaign', 'content'] : [];
   const conversions = sourceSchema >= 3 ? await copyConversions(source, target, funnel, variants) : { ...noneCopied(), skippedTxids: [] };
   const skippedTxids = new Set(conversions.skippedTxids);
   return {
     sourceSchema,
     // A click ID counts once (migration 6): a click whose ID the target already holds is skipped, never an error.
-    clicks: await copyUnkeyedRows(source, target, 'clicks', 'at', funnel ? [...clickColumns, 'click_id', 'source', ...variants] : clickColumns, { unique: 'click_id' }),
-    views: funnel ? await copyUnkeyedRows(source, target, 'views', 'at', ['at', 'day', 'page', 'referrer_host', 'source', 'medium', 'campaign', 'device', 'visitor', ...variants]) : noneCopied(),
+    clicks: await copyUnkeyedRows(source, target, 'clicks', 'at', funnel ? [...clickColumns, 'click_id', 'source', ...clickCampaign, ...variants] : clickColumns, { unique: 'click_id' }),
+    views: funnel ? await copyUnkeyedRows(source, target, 'views', 'at', ['at', 'day', 'page', 'referrer_host', 'source', 'medium', 'campaign', ...viewAd, 'device', 'visitor', ...variants]) : noneCopied(),
     conversions,
     conversionEvents:
       sourceSchema >= 3
