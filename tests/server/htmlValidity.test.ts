@@ -20,6 +20,7 @@ import { isRunning, type Experiment } from '../../shared/experiments/experiment'
 import { viewEndpoint } from '../../shared/viewBeacon';
 import { newClickId } from '../../shared/affiliate';
 import { adminToken, basicAuth, openAdminApp } from '../support/adminApp';
+import { createCostStore } from '../../server/costs/costStore';
 import { openTestDatabase } from '../support/engines';
 import { nuHtmlErrors } from '../support/nuHtmlChecker';
 import { click, conversion, view } from '../support/storeRows';
@@ -88,6 +89,10 @@ async function adminPage(): Promise<string> {
     await clicks.record(click({ visitor: 'b', placement: 'bonus', clickId: newClickId('bonus'), source: 'www.google.com', at: new Date('2026-11-20T10:01:00Z') }));
     await conversions.record(conversion({ txid: 'T1', subid: heroClick, payout: '40' }), 'postback', new Date('2026-11-20T09:00:00Z'));
     await conversions.record(conversion({ txid: 'T2', payout: '12.50', currency: 'EUR' }), 'postback', new Date('2026-11-20T09:00:00Z'));
+    await createCostStore(db).replaceCosts([
+      { day: '2026-11-19', source: 'newsletter', campaign: '', content: '', amountMicros: 55_000_000, currency: 'USD' },
+      { day: '2026-11-19', source: 'www.google.com', campaign: 'spring', content: 'ad-1', amountMicros: 3_000_000, currency: 'EUR' },
+    ]);
     const { text } = await request(app).get('/admin?from=2026-11-18&to=2026-11-21').set('Authorization', basicAuth(adminToken)).expect(200);
     return text;
   } finally {

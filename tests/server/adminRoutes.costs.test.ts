@@ -1,0 +1,53 @@
+import request from 'supertest';
+import { createClickStore } from '../../server/clicks/clickStore';
+import { parseConversion } from '../../server/conversions/conversionFields';
+import { createConversionStore } from '../../server/conversions/conversionStore';
+import { createCostStore } from '../../server/costs/costStore';
+import { createViewStore } from '../../server/views/viewStore';
+import { newClickId } from '../../shared/affiliate';
+import { adminToken, basicAuth, openAdminApp } from '../support/adminApp';
+import { cells, tableCaptioned } from '../support/adminTables';
+import { engines, type TestEngineDatabase } from '../support/engines';
+import { parseHtml } from '../support/html';
+
+describe.each(engines)('GET /admin’s Spend and profit on %s', (engine) => {
+  let store: TestEngineDatabase;
+  let app: Awaited<ReturnType<typeof openAdminApp>>['app'];
+  const adminPage = async () => parseHtml((await request(app).get('/admin?from=2026-11-20&to=2026-11-21').set('Authorization', basicAuth(adminToken)).expect(200)).text);
+
+  beforeEach(async () => {
+    ({ store, app } = await openAdminApp({ engine }));
+    const db = store.database.db;
+    const at = new Date('2026-11-20T10:00:00Z');
+    for (const [visitor, source] of [['a', 'newsletter'], ['b', 'newsletter'], ['g', 'google']] as const) {
+      await createViewStore(db).record({ at, page: '/', referrerHost: null, source, medium: null, campaign: null, device: 'mobile', visitor });
+    }
+    const clickId = newClickId('hero');
+    await createClickStore(db).record({ at, placement: 'hero', page: '/', referrerHost: null, device: 'mobile', visitor: 'a', via: 'beacon', clickId, source: 'newsletter' });
+    const parsed = parseConversion({ txid: 'T1', subid: clickId, payout: '40' });
+    if (parsed.error) throw new Error(parsed.error.message);
+    await createConversionStore(db).record(parsed.report, 'postback', new Date('2026-11-20T11:00:00Z'));
+  });
+  afterEach(() => store.close());
+
+  it('says how to add costs when none is recorded, instead of an empty table', async () => {
+    const page = await adminPage();
+    expect(page.text()).toContain('No cost is recorded for this range. Add costs with npm run costs:import');
+    expect(page.all('caption').some((caption) => caption.text().startsWith('Spend and profit'))).toBe(false);
+  });
+
+  it('lists the sources with a cost, losing money first, with profit, ROI, chance and verdict', async () => {
+    await createCostStore(store.database.db).replaceCosts([
+      { day: '2026-11-20', source: 'newsletter', campaign: '', content: '', amountMicros: 10_000_000, currency: 'USD' },
+      { day: '2026-11-20', source: 'google', campaign: '', content: '', amountMicros: 6_000_000, currency: 'USD' },
+    ]);
+    const table = tableCaptioned(await adminPage(), 'Spend and profit by source');
+    const rows = table.all('tbody tr');
+    expect(rows.map((row) => row.all('th')[0]?.text())).toEqual(['google', 'newsletter', 'All sources']);
+    const [google, newsletter] = rows;
+    expect(cells(google!).slice(0, 9)).toEqual(['6.00 USD', '1', '6.00 USD', '0', '–', '0.00 USD', '-6.00 USD', '-100%', cells(google!)[8]]);
+    expect(cells(newsletter!).slice(0, 8)).toEqual(['10.00 USD', '2', '5.00 USD', '1', '10.00 USD', '40.00 USD', '30.00 USD', '300%']);
+    expect(cells(newsletter!)[9]).toMatch(/^too early|^paying|^losing/);
+    expect(cells(rows[2]!)).toContain('24.00 USD');
+  });
+});
