@@ -5,7 +5,7 @@ import { money, otherCurrencyNote, verdictText } from '../funnelReport/formatCos
 import { Caption, ScrollBox } from './ScrollBox';
 import { ColumnHeads } from './ColumnHeads';
 
-const columns = ['Source', 'Cost', 'Visitors', 'Cost per visitor', 'Conversions', 'Cost per conversion', 'Revenue', 'Profit', 'ROI', 'Chance of profit', 'Verdict'];
+const columns = ['Source', 'Cost', 'Visitors', 'Cost per visitor', 'Conversions', 'Cost per sale', 'Revenue', 'Profit', 'ROI', 'Chance of profit', { label: 'Verdict', className: 'name' }];
 
 /** Cost in each currency, the main one first, one currency a line; a space keeps them apart for screen readers. */
 function Costs({ costByCurrency }: { costByCurrency: Record<string, number> }) {
@@ -58,7 +58,7 @@ export function SpendTable({ costs, from, to }: Pick<FunnelReport, 'costs' | 'fr
                 <td>{money(row.profit, currency)}</td>
                 <td>{row.roi === null ? '–' : share(row.roi, 1)}</td>
                 <td>{row.chanceProfitable === null ? '–' : share(row.chanceProfitable, 1)}</td>
-                <td className="verdict">{verdictText(row)}</td>
+                <td className="verdict">{row.cost === null ? `no profit reckoned: cost in ${Object.keys(row.costByCurrency).join(', ')}` : verdictText(row)}</td>
               </tr>
             ))}
             <tr className="others">

@@ -29,6 +29,7 @@ th:first-child,td:first-child{text-align:left;white-space:normal}
 .amount{display:block}
 th.day{white-space:nowrap;vertical-align:top}
 th.name{text-align:left;white-space:normal}
+td.verdict{text-align:left;white-space:normal;min-width:8em}
 .funnel{list-style:none;padding:0;margin:1rem 0;display:grid;gap:.75rem;grid-template-columns:repeat(auto-fit,minmax(9.5rem,1fr))}
 .funnel li{background:#fff;border:1px solid #cbd2d9;border-radius:.5rem;padding:.6rem .75rem;display:flex;flex-direction:column;min-width:0;overflow-wrap:anywhere}
 .funnel .figure{font-size:1.5rem;font-weight:700;line-height:1.2;color:#13315c}
