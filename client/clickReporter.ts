@@ -14,9 +14,12 @@ export interface ClickReporting {
   /** The landing's referring host and what brought the visitor (shared/trafficSource.ts); '' when none or not known. */
   referrer: string;
   source: string;
+  /** The landing's utm_campaign and utm_content (the ad); '' when none. */
+  campaign: string;
+  content: string;
 }
 
-export function startClickReporting(endpoint: string, { subIdParam, referrer, source }: ClickReporting): void {
+export function startClickReporting(endpoint: string, { subIdParam, referrer, source, campaign, content }: ClickReporting): void {
   const report = (event: MouseEvent) => {
     // auxclick: a middle click opens the link in a new tab, and is a click on it all the same.
     if (event.type === 'auxclick' && event.button !== 1) return;
@@ -25,7 +28,7 @@ export function startClickReporting(endpoint: string, { subIdParam, referrer, so
     const placement = link.dataset.placement ?? '';
     // The variants this page showed (server/experiments/): what the click is credited to, whatever a cache served.
     const variants = document.body.dataset.variants ?? '';
-    const body: ClickBeaconBody = { placement, page: location.pathname, referrer, source, variants };
+    const body: ClickBeaconBody = { placement, page: location.pathname, referrer, source, campaign, content, variants };
     if (subIdParam) {
       // A fresh click ID in the sub-ID, so the network's report of a sale names this very click. The
       // browser reads href (and ping) only after this listener, when it follows the link; the server's

@@ -31,7 +31,12 @@ const optsOut = (navigator as Navigator & { globalPrivacyControl?: boolean }).gl
 // Right away: a visitor may follow a link before anything else has loaded.
 const clickEndpoint = setting(clientAttributes.clickEndpoint);
 if (clickEndpoint) {
-  startClickReporting(clickEndpoint, { subIdParam: optsOut ? '' : setting(clientAttributes.subIdParam), referrer: landing.referrerHost, source: landing.source ?? '' });
+  startClickReporting(clickEndpoint, {
+    subIdParam: optsOut ? '' : setting(clientAttributes.subIdParam), referrer: landing.referrerHost,
+    source: landing.source ?? '',
+    campaign: landing.campaign,
+    content: landing.content,
+  });
 }
 const viewEndpoint = setting(clientAttributes.viewEndpoint);
 const reportView = viewEndpoint && !optsOut ? startViewReporting(viewEndpoint, landing) : undefined;

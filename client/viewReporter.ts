@@ -1,6 +1,6 @@
 /**
  * Reports page views: the landing view once the page has loaded, and one after each in-place navigation. Each carries
- * the landing's source, medium and campaign, which live in this page's memory only (no cookie, no
+ * the landing's source, medium, campaign and content (the ad), which live in this page's memory only (no cookie, no
  * storage), so a view after in-place navigation is still credited to what brought the visitor.
  * (sendBeacon: every browser since 2018; where it is missing or refuses, the view goes uncounted,
  * which costs a figure, never the page.)
@@ -18,6 +18,7 @@ export function startViewReporting(endpoint: string, landing: LandingFacts): () 
       source: landing.source ?? '',
       medium: landing.medium,
       campaign: landing.campaign,
+      content: landing.content,
       // The variants the page in view showed (server/experiments/), as its body says.
       variants: document.body.dataset.variants ?? '',
     };

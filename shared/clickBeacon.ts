@@ -6,10 +6,10 @@ export const clickEndpoint = '/api/clicks';
 
 export const clickBeaconLimits = {
   /**
-   * A report is a few hundred bytes at most (a source and a referrer of 100 each, and the variants of up
-   * to four experiments, 171 at most); anything bigger is not one.
+   * A report is several hundred bytes at most (a source, campaign, content and referrer of 100 each, and
+   * the variants of up to four experiments, 171 at most); anything bigger is not one.
    */
-  maxBytes: 768,
+  maxBytes: 1024,
 };
 
 export interface ClickBeaconBody {
@@ -22,6 +22,9 @@ export interface ClickBeaconBody {
   clickId?: string;
   /** What brought the visitor (shared/trafficSource.ts); '' when not known. */
   source?: string;
+  /** utm_campaign and utm_content (the ad) of the visit's landing address; absent or '' when it had none. */
+  campaign?: string;
+  content?: string;
   /** The variants the page showed (shared/experiments/experiment.ts, formatShown); absent or '' outside every experiment. */
   variants?: string;
 }

@@ -30,6 +30,8 @@ export interface LandingFacts {
   referrerHost: string;
   medium: string;
   campaign: string;
+  /** utm_content: the ad or creative. */
+  content: string;
 }
 
 const campaignValue = (query: URLSearchParams, name: string) => {
@@ -53,10 +55,16 @@ export function landingFacts({ search, referrer, ownHost }: Landing): LandingFac
   const referrerHost = fromHere || !fits(host) || host.startsWith('[') ? '' : host;
   const utmSource = campaignValue(query, 'utm_source');
   const source = utmSource || referrerHost || (fromHere ? null : directSource);
-  return { source, referrerHost, medium: campaignValue(query, 'utm_medium'), campaign: campaignValue(query, 'utm_campaign') };
+  return {
+    source,
+    referrerHost,
+    medium: campaignValue(query, 'utm_medium'),
+    campaign: campaignValue(query, 'utm_campaign'),
+    content: campaignValue(query, 'utm_content'),
+  };
 }
 
-/** A source, medium or campaign as a report may carry it: at most 100 characters, none of them control characters. */
+/** A source, medium, campaign or content as a report may carry it: at most 100 characters, none of them control characters. */
 export function isCampaignValue(value: unknown): value is string {
   return typeof value === 'string' && value.length <= maxCampaignValueLength && !controlCharacters.test(value);
 }

@@ -5,7 +5,7 @@
 export const viewEndpoint = '/api/views';
 
 export const viewBeaconLimits = {
-  /** A page, a referrer and three campaign values of at most 100 characters each, with their names. */
+  /** A page, a referrer and four campaign values of at most 100 characters each, with their names. */
   maxBytes: 1024,
 };
 
@@ -16,9 +16,11 @@ export interface ViewBeaconBody {
   referrer: string;
   /** What brought the visitor (shared/trafficSource.ts); '' when not known. */
   source: string;
-  /** utm_medium and utm_campaign of the landing address; '' when it had none. */
+  /** utm_medium, utm_campaign and utm_content (the ad) of the landing address; '' when it had none. */
   medium: string;
   campaign: string;
+  /** Absent from reports of pages served before schema 11: read as ''. */
+  content?: string;
   /** The variants the page showed (shared/experiments/experiment.ts, formatShown); absent or '' outside every experiment. */
   variants?: string;
 }

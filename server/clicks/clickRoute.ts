@@ -25,7 +25,7 @@ export const addressRateLimit = { burst: 60, refillMs: 2000 };
 /** Per visitor hash: a burst of 10, then one every 6 s. */
 export const visitorRateLimit = { burst: 10, refillMs: 6000 };
 
-type Report = Pick<Click, 'placement' | 'page' | 'referrerHost' | 'via' | 'clickId' | 'source' | 'variants'>;
+type Report = Pick<Click, 'placement' | 'page' | 'referrerHost' | 'via' | 'clickId' | 'source' | 'campaign' | 'content' | 'variants'>;
 
 function isPlacement(value: unknown): value is string {
   return typeof value === 'string' && (affiliatePlacements as readonly string[]).includes(value);
@@ -45,13 +45,14 @@ function storedClickId(value: unknown, placement: string): string | null | undef
 function fromBeacon(body: string, ownHost: string, experiments: readonly Experiment[]): Report | undefined {
   const parsed = jsonObject(body);
   if (!parsed) return undefined;
-  const { placement, page, referrer = '', clickId, source = '' } = parsed;
-  if (!isPlacement(placement) || typeof page !== 'string' || !isPagePath(page) || !isCampaignValue(source)) return undefined;
+  const { placement, page, referrer = '', clickId, source = '', campaign = '', content = '' } = parsed;
+  if (!isPlacement(placement) || typeof page !== 'string' || !isPagePath(page)) return undefined;
+  if (!isCampaignValue(source) || !isCampaignValue(campaign) || !isCampaignValue(content)) return undefined;
   const referrerHost = storedReferrerHost(referrer, ownHost);
   const storedId = storedClickId(clickId, placement);
   const variants = storedVariants(parsed.variants, experiments);
   if (referrerHost === undefined || storedId === undefined || variants === undefined) return undefined;
-  return { placement, page, referrerHost, via: 'beacon', clickId: storedId, source: source || null, variants };
+  return { placement, page, referrerHost, via: 'beacon', clickId: storedId, source: source || null, campaign: campaign || null, content: content || null, variants };
 }
 
 /**
@@ -71,7 +72,7 @@ function fromPing(req: Request, body: string, experiments: readonly Experiment[]
   } catch {
     return undefined;
   }
-  return isPagePath(page) ? { placement, page, referrerHost: null, via: 'ping', clickId, source: null, variants } : undefined;
+  return isPagePath(page) ? { placement, page, referrerHost: null, via: 'ping', clickId, source: null, campaign: null, content: null, variants } : undefined;
 }
 
 /**

@@ -18,6 +18,9 @@ export interface Click {
   clickId?: string | null;
   /** What brought the visitor (see shared/trafficSource.ts); absent or null when not known. */
   source?: string | null;
+  /** utm_campaign and utm_content (the ad) of the visit's landing; absent or null when none or not known. */
+  campaign?: string | null;
+  content?: string | null;
   /** The experiments' variants the page showed (shared/experiments/experiment.ts, formatShown); absent or '' for none. */
   variants?: string;
 }
@@ -48,6 +51,8 @@ export function createClickStore(db: Kysely<Schema>): ClickStore {
           via: click.via,
           click_id: click.clickId ?? null,
           source: click.source ?? null,
+          campaign: click.campaign ?? null,
+          content: click.content ?? null,
           variants: click.variants ?? '',
         })
         // The unique index on click_id (migration 6) decides, so instances sharing PostgreSQL agree.

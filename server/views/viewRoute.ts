@@ -24,7 +24,7 @@ export interface ViewRouteOptions extends BeaconGuardOptions {
 export const viewVisitorRateLimit = { burst: 30, refillMs: 2000 };
 export const viewAddressRateLimit = { burst: 120, refillMs: 500 };
 
-type Report = Pick<View, 'page' | 'referrerHost' | 'source' | 'medium' | 'campaign' | 'variants'>;
+type Report = Pick<View, 'page' | 'referrerHost' | 'source' | 'medium' | 'campaign' | 'content' | 'variants'>;
 
 /**
  * The entry script's JSON body (client/main.ts): a known page, a referrer host, the landing's source and
@@ -33,15 +33,15 @@ type Report = Pick<View, 'page' | 'referrerHost' | 'source' | 'medium' | 'campai
 function fromBeacon(body: string, ownHost: string, experiments: readonly Experiment[]): Report | undefined {
   const parsed = jsonObject(body);
   if (!parsed) return undefined;
-  const { page, referrer = '', source = '', medium = '', campaign = '' } = parsed;
+  const { page, referrer = '', source = '', medium = '', campaign = '', content = '' } = parsed;
   const variants = storedVariants(parsed.variants, experiments);
   if (variants === undefined) return undefined;
   if (typeof page !== 'string' || !isPagePath(page)) return undefined;
-  if (!isCampaignValue(source) || !isCampaignValue(medium) || !isCampaignValue(campaign)) return undefined;
+  if (!isCampaignValue(source) || !isCampaignValue(medium) || !isCampaignValue(campaign) || !isCampaignValue(content)) return undefined;
   const referrerHost = storedReferrerHost(referrer, ownHost);
   if (referrerHost === undefined) return undefined;
   // '' (none) is stored as null.
-  return { page, referrerHost, source: source || null, medium: medium || null, campaign: campaign || null, variants };
+  return { page, referrerHost, source: source || null, medium: medium || null, campaign: campaign || null, content: content || null, variants };
 }
 
 /** POST /api/views: one report of a page view. The answers are every beacon's (server/beacons/beaconRoute.ts). */

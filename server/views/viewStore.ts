@@ -10,6 +10,8 @@ export interface View {
   source: string | null;
   medium: string | null;
   campaign: string | null;
+  /** utm_content (the ad); null when none. */
+  content?: string | null;
   device: DeviceClass;
   visitor: string;
   /** The experiments' variants the page showed (shared/experiments/experiment.ts, formatShown); absent or '' for none. */
@@ -35,6 +37,7 @@ export function createViewStore(db: Kysely<Schema>): ViewStore {
           source: view.source,
           medium: view.medium,
           campaign: view.campaign,
+          content: view.content ?? null,
           device: view.device,
           visitor: view.visitor,
           variants: view.variants ?? '',

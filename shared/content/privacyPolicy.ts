@@ -101,7 +101,7 @@ export const privacyPolicy: ProsePage = {
           items: [
             'The date and time, and which of our pages it was.',
             'The name of the website you came to us from, if your browser shares it (for example, www.google.com), but never the full address of the page.',
-            'The campaign tags utm_source, utm_medium and utm_campaign, if the address you arrived at carried them (for example, a link in a newsletter may say utm_source=newsletter).',
+            'The campaign tags utm_source, utm_medium, utm_campaign and utm_content, if the address you arrived at carried them (for example, a link in a newsletter may say utm_source=newsletter).',
             'Whether you are on a phone, a tablet or a computer. We work this out from your browser’s user agent and then discard the user agent.',
             'A visitor code that lets us count how many different people visited on a given day. It is calculated from your IP address and user agent together with a random secret value that is new every day at midnight (UTC) and is deleted from our database two days later. Nobody, including us, can turn the code back into your IP address, or use it to recognise you on another day; once the secret is deleted, not even the code can be calculated again.',
           ],
@@ -133,7 +133,7 @@ export const privacyPolicy: ProsePage = {
             'The name of the website you came to us from, if your browser shares it (for example, www.google.com), but never the full address of the page.',
             'Whether you are on a phone, a tablet or a computer.',
             'The same daily visitor code as for page views, so we can count how many different people clicked.',
-            'What brought you to this site: the utm_source tag of the address you arrived at, or else the website you came from. Your browser keeps it only in the page’s memory while you move between our pages, never in a cookie or storage, and sends it with the click.',
+            'What brought you to this site: the utm_source tag of the address you arrived at, or else the website you came from, and its utm_campaign and utm_content tags if it carried them. Your browser keeps it only in the page’s memory while you move between our pages, never in a cookie or storage, and sends it with the click.',
             'A click ID, when our link carries one: a random code, made new for each click, that your browser puts into the link’s sub-ID (a tracking field of the affiliate network) at the moment you click. It goes to the affiliate network with the link, and the network sends it back to us if the visit leads to a registration, so we can tell which click earned a commission. It identifies the click, not you.',
           ],
         },

@@ -89,7 +89,7 @@ describe('the privacy policy on click counting', () => {
     const document = parseHtml(text);
     expect(document.text('h2#page-views')).toBe('Counting Page Views');
     const words = document.text('main');
-    expect(words).toContain('The campaign tags utm_source, utm_medium and utm_campaign, if the address you arrived at carried them');
+    expect(words).toContain('The campaign tags utm_source, utm_medium, utm_campaign and utm_content, if the address you arrived at carried them');
     expect(words).toContain('We do not set a cookie or store anything in your browser to do this.');
     expect(words).toContain('we do not record your page views or clicks at all, and our links carry no click ID');
     expect(words).toContain('We keep each page-view record for 90 days. After that we keep only the daily number of page views');

@@ -12,7 +12,7 @@ const beacons = [
   {
     endpoint: '/api/clicks',
     valid: { placement: 'hero', page: '/', referrer: '', clickId: newClickId('hero'), source: 'newsletter' },
-    maxBytes: 768,
+    maxBytes: 1024,
   },
   {
     endpoint: '/api/views',

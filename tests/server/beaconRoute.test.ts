@@ -17,7 +17,7 @@ const beacons = [
     endpoint: '/api/clicks',
     table: 'clicks',
     valid: { placement: 'hero', page: '/', referrer: '' },
-    maxBytes: 768,
+    maxBytes: 1024,
     visitorBurst: 10,
     addressBurst: 60,
     visitorLimiter: 'clickRateLimiter',

@@ -98,6 +98,15 @@ describe('POST /api/clicks', () => {
       expect(await rows(store)).toEqual([expect.objectContaining({ placement: 'bonus', page: '/about-us', via: 'beacon', click_id: clickId, source: 'newsletter' })]);
     });
 
+    it("stores the visit's campaign and ad (content) beside its source, and empty ones as not known", async () => {
+      await report(app, { placement: 'bonus', page: '/', referrer: '', clickId: newClickId('bonus'), source: 'google', campaign: 'spring', content: 'banner-a' }).expect(204);
+      await report(app, { placement: 'bonus', page: '/', referrer: '', source: 'google', campaign: '', content: '' }).expect(204);
+      expect((await rows(store)).map((row) => [row.source, row.campaign, row.content])).toEqual([
+        ['google', 'spring', 'banner-a'],
+        ['google', null, null],
+      ]);
+    });
+
     it('stores an empty source, and a report without either, as not known', async () => {
       await report(app, { placement: 'hero', page: '/', referrer: '', clickId: newClickId('hero'), source: '' }).expect(204);
       await report(app, { placement: 'hero', page: '/', referrer: '' }).expect(204);
@@ -117,6 +126,9 @@ describe('POST /api/clicks', () => {
       ['a source over 100 characters', { source: 'a'.repeat(101) }],
       ['a source with a control character', { source: 'news\nletter' }],
       ['a source that is not a string', { source: 7 }],
+      ['a campaign over 100 characters', { campaign: 'c'.repeat(101) }],
+      ['a content with a control character', { content: 'ad\u00001' }],
+      ['a content that is not a string', { content: 3 }],
     ])('answers 400 to %s and records nothing', async (_name, fields) => {
       await report(app, { placement: 'bonus', page: '/', referrer: '', ...fields }).expect(400);
       expect(await rows(store)).toHaveLength(0);

@@ -8,7 +8,7 @@ import { assertNoSelector, parseHtml } from '../support/html';
 import { createTestApp } from '../support/testApp';
 
 /** What every report answers alike (cross-site, bots, opt-outs, size, rate limits, 503, 405) is in beaconRoute.test.ts. */
-const landing = { page: '/', referrer: 'news.example.com', source: 'newsletter', medium: 'email', campaign: 'spring-sale' };
+const landing = { page: '/', referrer: 'news.example.com', source: 'newsletter', medium: 'email', campaign: 'spring-sale', content: 'banner-a' };
 
 async function setUp(engine: (typeof engines)[number], env: Record<string, string> = {}) {
   const store = await openTestDatabase(engine);
@@ -26,9 +26,9 @@ describe.each(engines)('POST /api/views on %s', (engine) => {
 
   const report = (body: string | object, headers: Record<string, string> = {}) => sendReport(app, '/api/views', body, headers);
   const rows = () =>
-    store.database.db.selectFrom('views').select(['page', 'referrer_host', 'source', 'medium', 'campaign', 'device', 'day', 'at', 'visitor']).orderBy('id').execute();
+    store.database.db.selectFrom('views').select(['page', 'referrer_host', 'source', 'medium', 'campaign', 'content', 'device', 'day', 'at', 'visitor']).orderBy('id').execute();
 
-  it('records a landing view with its page, referring host, source, medium and campaign, device and UTC day, and answers 204', async () => {
+  it('records a landing view with its page, referring host, source, medium, campaign and content, device and UTC day, and answers 204', async () => {
     const before = Date.now();
     await report(landing).expect(204);
     const [row, ...more] = await rows();
@@ -39,6 +39,7 @@ describe.each(engines)('POST /api/views on %s', (engine) => {
       source: 'newsletter',
       medium: 'email',
       campaign: 'spring-sale',
+      content: 'banner-a',
       device: 'mobile',
       day: new Date().toISOString().slice(0, 10),
       at: expect.any(Number),
@@ -97,6 +98,8 @@ describe('POST /api/views: what a report must hold', () => {
     ['a source that is not a string', { ...landing, source: null }],
     ['a medium with a control character', { ...landing, medium: 'e\u0000mail' }],
     ['a campaign that is not a string', { ...landing, campaign: 2026 }],
+    ['a content over 100 characters', { ...landing, content: 'c'.repeat(101) }],
+    ['a content with a control character', { ...landing, content: 'ad\u00071' }],
   ])('answers 400 to %s and records nothing', async (_name, body) => {
     await sendReport(app, '/api/views', body).expect(400);
     expect(await store.database.db.selectFrom('views').select('id').execute()).toEqual([]);
@@ -104,7 +107,7 @@ describe('POST /api/views: what a report must hold', () => {
 
   it('takes values of exactly 100 characters', async () => {
     const longest = 'a'.repeat(100);
-    await sendReport(app, '/api/views', { ...landing, source: longest, medium: longest, campaign: longest }).expect(204);
+    await sendReport(app, '/api/views', { ...landing, source: longest, medium: longest, campaign: longest, content: longest }).expect(204);
   });
 });
 

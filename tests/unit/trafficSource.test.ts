@@ -10,19 +10,28 @@ describe('landingFacts', () => {
       referrerHost: 'mail.example.net',
       medium: 'email',
       campaign: 'spring',
+      content: '',
     });
   });
 
+  it('reads utm_content (the ad) under the same rules as utm_campaign', () => {
+    expect(facts('?utm_source=google&utm_campaign=spring&utm_content=%20banner%20a%20')).toMatchObject({ campaign: 'spring', content: 'banner a' });
+    expect(facts(`?utm_content=${'c'.repeat(maxCampaignValueLength + 1)}`).content).toBe('');
+    expect(facts('?utm_content=ad%0A1').content).toBe('');
+    expect(facts(`?utm_content=${encodeURIComponent('α'.repeat(51))}`).content).toBe('');
+    expect(facts(`?utm_content=${'c'.repeat(maxCampaignValueLength)}`).content).toBe('c'.repeat(maxCampaignValueLength));
+  });
+
   it('credits the referring host, lower-cased with its port, when there is no utm_source', () => {
-    expect(facts('?utm_medium=cpc', 'https://WWW.Google.com:8443/search?q=auctions')).toEqual({ source: 'www.google.com:8443', referrerHost: 'www.google.com:8443', medium: 'cpc', campaign: '' });
+    expect(facts('?utm_medium=cpc', 'https://WWW.Google.com:8443/search?q=auctions')).toEqual({ source: 'www.google.com:8443', referrerHost: 'www.google.com:8443', medium: 'cpc', campaign: '', content: '' });
   });
 
   it(`says "${directSource}" with neither a utm_source nor a referrer`, () => {
-    expect(facts('')).toEqual({ source: directSource, referrerHost: '', medium: '', campaign: '' });
+    expect(facts('')).toEqual({ source: directSource, referrerHost: '', medium: '', campaign: '', content: '' });
   });
 
   it('knows no source for a landing referred by this site itself (a full load from one of its pages), and no referrer', () => {
-    expect(facts('', `https://${ownHost.toUpperCase()}/about-us`)).toEqual({ source: null, referrerHost: '', medium: '', campaign: '' });
+    expect(facts('', `https://${ownHost.toUpperCase()}/about-us`)).toEqual({ source: null, referrerHost: '', medium: '', campaign: '', content: '' });
     expect(facts('?utm_source=ad', `https://${ownHost}/`).source).toBe('ad');
   });
 
@@ -32,6 +41,7 @@ describe('landingFacts', () => {
       referrerHost: 'x.example',
       medium: '',
       campaign: 'a b',
+      content: '',
     });
   });
 
@@ -42,9 +52,10 @@ describe('landingFacts', () => {
       referrerHost: '',
       medium: '',
       campaign: 'b'.repeat(maxCampaignValueLength),
+      content: '',
     });
     const longHost = `${'h'.repeat(95)}.example`;
-    expect(facts('', `https://${longHost}/`)).toEqual({ source: directSource, referrerHost: '', medium: '', campaign: '' });
+    expect(facts('', `https://${longHost}/`)).toEqual({ source: directSource, referrerHost: '', medium: '', campaign: '', content: '' });
   });
 
   it(`counts the limit in UTF-8 bytes, so a value in any script fits the report`, () => {
@@ -53,11 +64,11 @@ describe('landingFacts', () => {
   });
 
   it('keeps no referring host for an IPv6 address, which names no site', () => {
-    expect(facts('', 'http://[2001:db8::1]:8080/page')).toEqual({ source: directSource, referrerHost: '', medium: '', campaign: '' });
+    expect(facts('', 'http://[2001:db8::1]:8080/page')).toEqual({ source: directSource, referrerHost: '', medium: '', campaign: '', content: '' });
   });
 
   it('ignores a referrer that is not a URL', () => {
-    expect(facts('', 'not a url')).toEqual({ source: directSource, referrerHost: '', medium: '', campaign: '' });
+    expect(facts('', 'not a url')).toEqual({ source: directSource, referrerHost: '', medium: '', campaign: '', content: '' });
   });
 });
 
