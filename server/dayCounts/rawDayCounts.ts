@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Schema } from '../db/schema';
-import { dimensions, maxValuesPerDay, othersValue, type DayCountRow, type Dimension } from './dimensions';
+import { adValue, campaignValue, dimensions, maxValuesPerDay, othersValue, type DayCountRow, type Dimension } from './dimensions';
 
 /** Day counts per dimension, as raw rows count to: one row per day and value, at most maxValuesPerDay values a day plus one othersValue row. */
 export type DayCountsByDimension = Map<Dimension, DayCountRow[]>;
@@ -16,6 +16,9 @@ export interface RawRow {
   referrer_host: string | null;
   /** The variants the page showed, formatted (shared/experiments/experiment.ts); '' for none. */
   variants: string;
+  /** utm_campaign and utm_content of the visit's landing (schema 11); null or absent when none. */
+  campaign?: string | null;
+  content?: string | null;
 }
 
 /**
@@ -30,6 +33,8 @@ const valuesOf: Record<Dimension, (row: RawRow) => readonly string[]> = {
   device: (row) => [row.device],
   referrer: (row) => [row.referrer_host ?? ''],
   variant: (row) => (row.variants === '' ? [] : row.variants.split(',')),
+  campaign: (row) => (row.campaign ? [campaignValue(row.source, row.campaign)] : []),
+  ad: (row) => (row.content ? [adValue(row.source, row.campaign ?? '', row.content)] : []),
 };
 
 interface Tally {
@@ -156,8 +161,8 @@ function capped(day: string, values: DayCountRow[]): DayCountRow[] {
 
 /** The columns a tally reads, of views and of clicks. */
 export const rawColumns = {
-  views: ['day', 'visitor', 'source', 'page', 'device', 'referrer_host', 'variants'],
-  clicks: ['day', 'visitor', 'placement', 'source', 'page', 'device', 'referrer_host', 'variants'],
+  views: ['day', 'visitor', 'source', 'page', 'device', 'referrer_host', 'variants', 'campaign', 'content'],
+  clicks: ['day', 'visitor', 'placement', 'source', 'page', 'device', 'referrer_host', 'variants', 'campaign', 'content'],
 } as const;
 
 /**
