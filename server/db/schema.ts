@@ -150,7 +150,8 @@ export interface ViewsTable {
 /**
  * A closed UTC day's views and clicks, one row per dimension and value (see server/jobs/closeDays.ts):
  * 'all' (value ''), 'placement', 'source', 'page', 'device', 'referrer' ('' where not known) and, since
- * schema 8, 'variant' (an experiment's variant, 'hero-words:b'; rows in no experiment count under none). Visitors
+ * schema 8, 'variant' (an experiment's variant, 'hero-words:b'; rows in no experiment count under none) and, since schema 11, 'campaign' and 'ad' (source and
+ * campaign, and those with content, joined by server/dayCounts/dimensions.ts; rows without one count under none). Visitors
  * are distinct viewers and clickers distinct visitors who clicked, each counted within the day and value.
  */
 export interface DailyCountsTable {
