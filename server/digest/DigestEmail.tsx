@@ -3,6 +3,7 @@ import { FunnelSummary } from '../admin/FunnelSummary';
 import { PlacementTable } from '../admin/PlacementTable';
 import { Caption } from '../admin/ScrollBox';
 import { SourceTable } from '../admin/SourceTable';
+import { SpendTable } from '../admin/SpendTable';
 import { ColumnHeads } from '../admin/ColumnHeads';
 import type { ComparedFigure } from './comparedFigures';
 import type { Incident } from '../alerts/incidents';
@@ -74,6 +75,12 @@ export function DigestEmail({ content, title }: { content: DigestContent; title:
           <PlacementTable totals={report.totals} all={report.all} from={report.from} to={report.to} />
           <h2>Top sources</h2>
           <SourceTable sources={report.sources} otherSources={report.otherSources} from={report.from} to={report.to} />
+          {report.costs.recorded && (
+            <>
+              <h2>Spend and profit</h2>
+              <SpendTable costs={report.costs} from={report.from} to={report.to} />
+            </>
+          )}
           {experiments.length > 0 && (
             <>
               <h2>Experiments</h2>

@@ -1,4 +1,4 @@
-import { experimentLines, funnelLines, placementLines, sourceLines, table } from '../funnelReport/formatReport';
+import { experimentLines, funnelLines, placementLines, sourceLines, spendLines, table } from '../funnelReport/formatReport';
 import { adminRangeUrl, incidentHeading, incidentSpan, runningExperiments, type DigestContent } from './digestContent';
 
 /**
@@ -23,6 +23,7 @@ export function digestText(content: DigestContent): string {
     'Top sources',
     ...sourceLines(report, '`npm run stats -- --all-sources` lists every one.'),
     '',
+    ...(report.costs.recorded ? ['Spend and profit', ...spendLines(report), ''] : []),
     ...(experiments.length === 0 ? [] : ['Experiments', ...experimentLines({ experiments, currency: report.currency }), '']),
     'Incidents',
     ...(incidents.length === 0

@@ -112,6 +112,7 @@ async function digestEmail(): Promise<string> {
     const clickId = newClickId('hero');
     await createClickStore(db).record(click({ at: new Date('2026-01-13T08:01:00Z'), visitor: 'a', clickId }));
     await createConversionStore(db).record(conversion({ txid: 'T1', subid: clickId, payout: '40' }), 'postback', new Date('2026-01-14T09:00:00Z'));
+    await createCostStore(db).replaceCosts([{ day: '2026-01-13', source: 'newsletter', campaign: '', content: '', amountMicros: 9_000_000, currency: 'USD' }]);
     const message = await inProcessReportReader(db).readDigest(weekEnding('2026-01-18', '2026-W04'), { siteUrl: 'https://auctions.example.com' });
     if (!message.html) throw new Error('the digest has no HTML part');
     return message.html;
