@@ -1,5 +1,7 @@
 import path from 'node:path';
 import request from 'supertest';
+import { clickBeaconLimits } from '../../shared/clickBeacon';
+import { viewBeaconLimits } from '../../shared/viewBeacon';
 import type { Kysely } from 'kysely';
 import { createFilteredCounter } from '../../server/beacons/filteredCounter';
 import { filterReasons, type FilteredBeacon, type FilterReason } from '../../server/dayCounts/filterReasons';
@@ -28,8 +30,8 @@ import { createTestApp } from '../support/testApp';
 const temp = useTempDir();
 
 const beacons = [
-  { endpoint: '/api/clicks', beacon: 'click', valid: { placement: 'hero', page: '/', referrer: '' }, visitorLimiter: 'clickRateLimiter', maxBytes: 768 },
-  { endpoint: '/api/views', beacon: 'view', valid: { page: '/', referrer: '', source: 'direct', medium: '', campaign: '' }, visitorLimiter: 'viewRateLimiter', maxBytes: 1024 },
+  { endpoint: '/api/clicks', beacon: 'click', valid: { placement: 'hero', page: '/', referrer: '' }, visitorLimiter: 'clickRateLimiter', maxBytes: clickBeaconLimits.maxBytes },
+  { endpoint: '/api/views', beacon: 'view', valid: { page: '/', referrer: '', source: 'direct', medium: '', campaign: '' }, visitorLimiter: 'viewRateLimiter', maxBytes: viewBeaconLimits.maxBytes },
 ] as const;
 
 type Row = { day: string; beacon: string; reason: string; count: number };
