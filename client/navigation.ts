@@ -105,9 +105,9 @@ export function startNavigation(islands: IslandScheduler, sections: SectionsInTu
     if (mode === 'push') history.pushState({ scrollY: 0 } satisfies HistoryState, '', url.href);
 
     const target = url.hash ? document.getElementById(decodeURIComponent(url.hash.slice(1))) : null;
-    // A scroll to a saved position or a section must land where it did before: on sections laid out for good.
-    if (mode === 'pop' || target) sections.all();
-    else sections.start();
+    // Nothing waits on a page shown in place: the click that brought it has already been answered, and a
+    // scroll to a saved position or a section, or the next click, must land where it did before.
+    sections.all();
     // 'instant': a page change is a jump, whatever smooth scrolling the stylesheet sets for in-page links.
     if (mode === 'pop') window.scrollTo({ top: scrollY, behavior: 'instant' });
     else if (target) target.scrollIntoView({ behavior: 'instant', block: 'start' });

@@ -8,9 +8,9 @@ import { onLoad } from './islands/conditions/onLoad';
  * stands in at an estimated height, so a smooth scroll to a section further down would aim at where the
  * estimates put it and miss as the sections it passes take their real heights. So, once the page is
  * idle, the sections are laid out for good one at a time, one per idle period (each a short task); and
- * whatever scrolls to a place on the page before they all are (a link to a section of this page, Back to
- * a scrolled position) lays out the rest at once first. Nothing waits on a page opened at a fragment
- * (/#faq: the browser is scrolling there) or without JavaScript.
+ * whatever scrolls to a place on the page before they all are (a link to a section of this page) lays out
+ * the rest at once first. Nothing waits on a page opened at a fragment (/#faq: the browser is scrolling
+ * there), on a page shown by in-place navigation (client/navigation.ts), or without JavaScript.
  * (content-visibility: Chrome 85, Firefox 125, Safari 18; elsewhere the mark changes nothing.)
  */
 const sectionSelector = '.section';
@@ -21,7 +21,7 @@ const idleTimeoutMs = 1000;
 export interface SectionsInTurn {
   /** Marks the page's sections to wait, then lays them out one per idle period, from the top, once the page has loaded. */
   start(): void;
-  /** Lays out every section still waiting, now (before a scroll that must land exactly). */
+  /** Lays out every section still waiting, now (before a scroll or a click that must land exactly). */
   all(): void;
 }
 
