@@ -1,3 +1,4 @@
+import { normalQuantile, thresholdDistance } from '../experiments/sequentialTest';
 /**
  * Whether one source, campaign or ad pays for itself (issue 27): from its visitors, its conversions, what
  * they paid and what it cost, in micros of one currency. Pure and deterministic: the same figures give the
@@ -154,33 +155,12 @@ export function visitorsNeeded(breakEvenRate: number, lift: number, design: { al
   return Math.ceil(((1 - breakEvenRate) * u * u) / (lift * lift * breakEvenRate));
 }
 
-/** Smallest u > z with −½·ln(1+u²) + u²(u−z)² / (2(1+u²)) ≥ target (the same search as sequentialTest's). */
-function thresholdDistance(z: number, target: number): number {
-  const logRatio = (u: number) => -0.5 * Math.log1p(u * u) + (u * u * (u - z) ** 2) / (2 * (1 + u * u));
-  const step = 0.05;
-  let low = Math.max(z, 0);
-  while (logRatio(low + step) < target && low < z + 100) low += step;
-  let high = low + step;
-  for (let halving = 0; halving < 50; halving++) {
-    const middle = (low + high) / 2;
-    if (logRatio(middle) < target) low = middle;
-    else high = middle;
-  }
-  return high;
-}
-
 /** Up to two significant figures: 4,137 → 4,200. */
 function roundUp(count: number): number {
   const scale = 10 ** Math.max(0, Math.floor(Math.log10(count)) - 1);
   return Math.ceil(count / scale) * scale;
 }
 
-/** The standard normal quantile, by Abramowitz and Stegun 26.2.23 (absolute error under 4.5e-4). */
-function normalQuantile(probability: number): number {
-  if (probability < 0.5) return -normalQuantile(1 - probability);
-  const t = Math.sqrt(-2 * Math.log(1 - probability));
-  return t - (2.515517 + 0.802853 * t + 0.010328 * t * t) / (1 + 1.432788 * t + 0.189269 * t * t + 0.001308 * t * t * t);
-}
 
 /**
  * I_x(a, b), the Beta(a, b) distribution function at x, by the continued fraction of Numerical Recipes

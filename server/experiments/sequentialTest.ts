@@ -122,7 +122,7 @@ export function visitorsToTell(pooledRate: number, options: { lift: number; powe
 }
 
 /** Smallest u > z with −½·ln(1+u²) + u²(u−z)² / (2(1+u²)) ≥ target: the log Λ above, with Δ̂/sqrt(V) = u − z. */
-function thresholdDistance(z: number, target: number): number {
+export function thresholdDistance(z: number, target: number): number {
   const logRatio = (u: number) => -0.5 * Math.log1p(u * u) + (u * u * (u - z) ** 2) / (2 * (1 + u * u));
   // log Λ dips just past z and then grows like (u − z)²/2, so stepping finds the first crossing; 100 is
   // reached only when target is above 4,000, an α below e^-4000 that no caller will ask for.
