@@ -52,17 +52,24 @@ async function openHome(options: { javaScript?: boolean } = {}): Promise<Page> {
   return page;
 }
 
-/** Follows one affiliate link with a real click and closes the tab it opens. */
+/**
+ * Follows one affiliate link with a real click and closes the tab it opens. Only the partner's tab is
+ * taken (another test's new page is never mistaken for it), and a click that opened none fails here, in
+ * its own test, naming what the press landed on.
+ */
 async function follow(page: Page, placement: AffiliatePlacement, button: 'left' | 'middle' = 'left'): Promise<void> {
-  const opened = new Promise<void>((resolve) => {
-    browser.once('targetcreated', (target) => {
-      void target.page().then((tab) => tab?.close()).finally(resolve);
-    });
+  await page.evaluate(() => {
+    document.addEventListener('pointerdown', (event) => document.body.setAttribute('data-pressed', event.target instanceof Element ? event.target.outerHTML.slice(0, 120) : String(event.target)), { capture: true, once: true });
   });
+  const opened = browser.waitForTarget((target) => target.url() === testAffiliateUrl, { timeout: 10_000 });
   const link = (await page.$(`a[data-placement="${placement}"]`))!;
   await link.scrollIntoView();
   await link.click({ button });
-  await opened;
+  const target = await opened.catch(async (error: unknown) => {
+    const pressed = await page.$eval('body', (body) => body.getAttribute('data-pressed'));
+    throw new Error(`a ${button} click on the ${placement} link opened no partner tab (the press landed on ${pressed ?? 'nothing'}): ${String(error)}`);
+  });
+  await (await target.page())?.close();
 }
 
 describe('counting affiliate clicks in a browser', () => {
