@@ -39,6 +39,7 @@ function summary(report: CopyReport): string {
     line('closed days', report.closedDays),
     line('daily conversion totals', report.dailyConversions),
     line('daily conversion totals in experiments', report.dailyVariantConversions),
+    line('daily conversion totals in campaigns', report.dailyCampaignConversions),
     line('link checks', report.linkChecks),
     line('reports not counted (per day, beacon and reason)', report.filteredCounts, 'the target counted those days itself and keeps its own'),
     line('releases', report.releases, 'the target recorded those builds first and keeps its own'),

@@ -2,7 +2,7 @@ import type { Kysely, Transaction } from 'kysely';
 import { addDays, utcDay } from '../lib/utcDay';
 import type { Schema } from '../db/schema';
 import type { ConversionReport } from './conversionFields';
-import { countedConversions, variantConversions } from '../dayCounts/countedConversions';
+import { campaignConversions, countedConversions, variantConversions } from '../dayCounts/countedConversions';
 
 /**
  * What a report did, which is also the postback's answer:
@@ -68,6 +68,20 @@ export function createConversionStore(db: Kysely<Schema>): ConversionStore {
             )
             .execute();
         }
+        // And those that carried a campaign or an ad (migration 12), for the campaigns' costs report.
+        const inCampaigns = await campaignConversions(trx).where('day', '<', cutoff).execute();
+        for (const row of inCampaigns) {
+          await trx
+            .insertInto('daily_campaign_conversions')
+            .values({ day: row.day, source: row.source, campaign: row.campaign, content: row.content, currency: row.currency.trim(), conversions: Number(row.conversions), payout_micros: Number(row.micros) })
+            .onConflict((conflict) =>
+              conflict.columns(['day', 'source', 'campaign', 'content', 'currency']).doUpdateSet((eb) => ({
+                conversions: eb('daily_campaign_conversions.conversions', '+', eb.ref('excluded.conversions')),
+                payout_micros: eb('daily_campaign_conversions.payout_micros', '+', eb.ref('excluded.payout_micros')),
+              })),
+            )
+            .execute();
+        }
         await trx
           .deleteFrom('conversion_events')
           .where('txid', 'in', (eb) => eb.selectFrom('conversions').where('day', '<', cutoff).select('txid'))
@@ -101,11 +115,11 @@ export function createConversionStore(db: Kysely<Schema>): ConversionStore {
 
 /**
  * The click a click ID names, joined once, as the conversion arrives: its placement, page, source,
- * device, variants and day are copied onto the conversion, so the conversion keeps them after the click is folded.
+ * campaign, ad (content), device, variants and day are copied onto the conversion, so the conversion keeps them after the click is folded.
  */
 async function clickOf(trx: Transaction<Schema>, clickId: string | null) {
   if (clickId === null) return undefined;
-  return trx.selectFrom('clicks').where('click_id', '=', clickId).select(['day', 'placement', 'page', 'source', 'device', 'variants']).orderBy('id').limit(1).executeTakeFirst();
+  return trx.selectFrom('clicks').where('click_id', '=', clickId).select(['day', 'placement', 'page', 'source', 'device', 'variants', 'campaign', 'content']).orderBy('id').limit(1).executeTakeFirst();
 }
 
 /** Inserts the conversion unless its txid is there already; true when this call inserted it. */
@@ -121,6 +135,8 @@ async function insertConversion(trx: Transaction<Schema>, report: ConversionRepo
       click_day: click?.day ?? null,
       page: click?.page ?? null,
       source: click?.source ?? null,
+      campaign: click?.campaign ?? null,
+      content: click?.content ?? null,
       device: click?.device ?? null,
       variants: click?.variants ?? report.variants,
       payout_micros: report.payoutMicros,

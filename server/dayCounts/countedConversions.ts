@@ -45,3 +45,25 @@ export function variantConversions(db: Kysely<Schema> | Transaction<Schema>) {
       eb.fn.coalesce(eb.fn.sum<number>('payout_micros'), sql.lit(0)).as('micros'),
     ]);
 }
+
+/**
+ * Conversions not reversed that carried a campaign or an ad (content), counted per day of their click (as
+ * countedConversions), source, campaign and content ('' for a part not known) and currency: what the
+ * campaigns' costs report reads (partial index conversions_in_campaigns) and the fold keeps.
+ */
+export function campaignConversions(db: Kysely<Schema> | Transaction<Schema>) {
+  return db
+    .selectFrom('conversions')
+    .where('reversed_at', 'is', null)
+    .where((eb) => eb.or([eb('campaign', 'is not', null), eb('content', 'is not', null)]))
+    .groupBy((eb) => [eb.fn.coalesce('click_day', 'day'), eb.fn.coalesce('source', sql.lit('')), eb.fn.coalesce('campaign', sql.lit('')), eb.fn.coalesce('content', sql.lit('')), 'currency'])
+    .select((eb) => [
+      eb.fn.coalesce('click_day', 'day').as('day'),
+      eb.fn.coalesce('source', sql.lit('')).as('source'),
+      eb.fn.coalesce('campaign', sql.lit('')).as('campaign'),
+      eb.fn.coalesce('content', sql.lit('')).as('content'),
+      'currency',
+      eb.fn.countAll<number>().as('conversions'),
+      eb.fn.coalesce(eb.fn.sum<number>('payout_micros'), sql.lit(0)).as('micros'),
+    ]);
+}

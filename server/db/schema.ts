@@ -17,6 +17,7 @@ export interface Schema {
   closed_days: ClosedDaysTable;
   daily_conversions: DailyConversionsTable;
   daily_variant_conversions: DailyVariantConversionsTable;
+  daily_campaign_conversions: DailyCampaignConversionsTable;
   filtered_counts: FilteredCountsTable;
   releases: ReleasesTable;
   incidents: IncidentsTable;
@@ -108,6 +109,9 @@ export interface ConversionsTable {
   device: Generated<string | null>;
   /** The click's variants, or those a sub-ID without JavaScript names; '' when neither (as clicks.variants). */
   variants: Generated<string>;
+  /** The click's utm_campaign and utm_content (the ad), since schema 12; null when no click matched or its visit carried none. */
+  campaign: Generated<string | null>;
+  content: Generated<string | null>;
 }
 
 /** Every report accepted for a txid, duplicates included: the history behind a conversion's state. */
@@ -180,6 +184,17 @@ export interface DailyConversionsTable {
   day: string;
   placement: string;
   source: string;
+  currency: string;
+  conversions: number;
+  payout_micros: number;
+}
+
+/** The folded conversions that carried a campaign or an ad, per attributed day, source, campaign, content ('' when not known) and currency (beside daily_conversions, which holds them too). */
+export interface DailyCampaignConversionsTable {
+  day: string;
+  source: string;
+  campaign: string;
+  content: string;
   currency: string;
   conversions: number;
   payout_micros: number;

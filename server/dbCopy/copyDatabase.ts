@@ -25,6 +25,7 @@ export interface CopyReport {
   dailyConversions: CopyCounts;
   /** The folded conversions that were in an experiment (schema 8). */
   dailyVariantConversions: CopyCounts;
+  dailyCampaignConversions: CopyCounts;
   linkChecks: CopyCounts;
   /** The beacons' reports not counted, per day, beacon and reason (schema 9). */
   filteredCounts: CopyCounts;
@@ -66,7 +67,9 @@ export async function copyDatabase(source: Kysely<Schema>, target: Kysely<Schema
   // Schema 11: views keep the ad (content), clicks the visit's campaign and ad.
   const viewAd = sourceSchema >= 11 ? ['content'] : [];
   const clickCampaign = sourceSchema >= 11 ? ['campaign', 'content'] : [];
-  const conversions = sourceSchema >= 3 ? await copyConversions(source, target, funnel, variants) : { ...noneCopied(), skippedTxids: [] };
+  // Schema 12: conversions keep the campaign and ad of their click.
+  const conversionCampaign = sourceSchema >= 12 ? ['campaign', 'content'] : [];
+  const conversions = sourceSchema >= 3 ? await copyConversions(source, target, funnel, [...variants, ...conversionCampaign]) : { ...noneCopied(), skippedTxids: [] };
   const skippedTxids = new Set(conversions.skippedTxids);
   return {
     sourceSchema,
@@ -88,6 +91,10 @@ export async function copyDatabase(source: Kysely<Schema>, target: Kysely<Schema
       sourceSchema >= 8
         ? await copyDailyRows(target, 'daily_variant_conversions', ['day', 'variants', 'currency'], ['conversions', 'payout_micros'], await allRows(source, 'daily_variant_conversions'))
         : noneCopied(),
+    dailyCampaignConversions:
+      sourceSchema >= 12
+        ? await copyDailyRows(target, 'daily_campaign_conversions', ['day', 'source', 'campaign', 'content', 'currency'], ['conversions', 'payout_micros'], await allRows(source, 'daily_campaign_conversions'))
+        : noneCopied(),
     linkChecks: await copyUnkeyedRows(source, target, 'link_checks', 'checked_at', ['checked_at', 'url', 'final_url', 'status', 'redirects', 'ms', 'error', 'verdict']),
     // Keyed like the daily totals: a day the target already counted for a beacon and reason keeps its own number.
     filteredCounts: sourceSchema >= 9 ? await copyDailyRows(target, 'filtered_counts', ['day', 'beacon', 'reason'], ['count'], await allRows(source, 'filtered_counts')) : noneCopied(),
@@ -102,8 +109,8 @@ export async function copyDatabase(source: Kysely<Schema>, target: Kysely<Schema
  * Conversions, one per txid. A txid the target lacks is copied; one it holds with the same values is
  * already there; one it holds otherwise is skipped and named, the target's row kept as it is.
  */
-async function copyConversions(source: Kysely<Schema>, target: Kysely<Schema>, funnel: boolean, variants: readonly string[]): Promise<ConversionCopyCounts> {
-  const columns = funnel ? [...conversionColumns, ...attributionColumns, ...variants] : conversionColumns;
+async function copyConversions(source: Kysely<Schema>, target: Kysely<Schema>, funnel: boolean, since8: readonly string[]): Promise<ConversionCopyCounts> {
+  const columns = funnel ? [...conversionColumns, ...attributionColumns, ...since8] : conversionColumns;
   // A live instance may record one of these txids in between: its row stays, and this one is skipped.
   const { skippedRows, ...counts } = await copyKeyedRows(
     target,
@@ -113,7 +120,7 @@ async function copyConversions(source: Kysely<Schema>, target: Kysely<Schema>, f
   return { ...counts, skippedTxids: skippedRows.map((row) => String(row.txid)) };
 }
 
-type DailyTable = 'daily_counts' | 'closed_days' | 'daily_conversions' | 'daily_variant_conversions' | 'filtered_counts';
+type DailyTable = 'daily_counts' | 'closed_days' | 'daily_conversions' | 'daily_variant_conversions' | 'daily_campaign_conversions' | 'filtered_counts';
 
 /** Every row of a keyed table, in key order. */
 async function allRows(source: Kysely<Schema>, table: DailyTable, where: (query: any) => any = (query) => query): Promise<Row[]> {
