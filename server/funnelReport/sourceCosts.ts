@@ -45,6 +45,19 @@ export interface SourceCosts {
   visitorsToKnow: number | null;
 }
 
+/** One ad (utm_content) of a campaign, with the same figures as a source. */
+export interface AdCosts extends SourceCosts {
+  campaign: string;
+  content: string;
+}
+
+/** One campaign (utm_campaign) of a source, with the same figures as a source, and its ads. */
+export interface CampaignCosts extends SourceCosts {
+  campaign: string;
+  /** Its ads with a cost or visitors, losing money first as campaigns are. */
+  ads: AdCosts[];
+}
+
 /** The range's spend: every source with a cost (in any currency) or among the listed sources, and the totals. */
 export interface CostsReport {
   /** The report's main currency: the one cost, profit and revenue are in. */
@@ -56,6 +69,11 @@ export interface CostsReport {
   all: { cost: number | null; costByCurrency: Record<string, number>; profit: number | null };
   /** Sources with a cost (any currency) or listed in the report's sources, losing money first (lowest profit, then lowest chance), those without cost last. */
   sources: SourceCosts[];
+  /**
+   * Campaigns with a cost (any currency) and the busiest without one, losing money first as sources are.
+   * Costs reported without a campaign, and fixed costs per visitor, count for their source only.
+   */
+  campaigns: CampaignCosts[];
   /** Each day's cost in the main currency (null when none) and profit, oldest first. */
   days: { day: string; cost: number | null; profit: number | null }[];
 }
@@ -181,6 +199,7 @@ export async function readCostsReport(
       profit: allCostMicros === undefined ? null : (allRevenueMicros - allCostMicros) / microsPerUnit,
     },
     sources,
+    campaigns: [],
     days: daysOf(range).map((day) => {
       const micros = byDay.get(day)?.get(currency);
       return { day, cost: micros === undefined ? null : micros / microsPerUnit, profit: micros === undefined ? null : ((revenueByDay.get(day) ?? 0) - micros) / microsPerUnit };
