@@ -138,6 +138,34 @@ export async function readCostTotals(db: Kysely<Schema>, range: ReportRange): Pr
   return rows.map(({ source, currency, amount_micros }) => ({ source, currency, amountMicros: Number(amount_micros) }));
 }
 
+/** A campaign's or an ad's reported costs over a range, in one currency. */
+export interface CampaignCostTotal extends SourceCostTotal {
+  campaign: string;
+  /** '' for a cost of the whole campaign. */
+  content: string;
+}
+
+/**
+ * The reported costs of the range that name a campaign, summed per source, campaign, ad and currency:
+ * one grouped query, whose rows are the campaigns and ads that cost something, not the days.
+ */
+export async function readCampaignCostTotals(db: Kysely<Schema>, range: ReportRange): Promise<CampaignCostTotal[]> {
+  const { from, to } = checkedRange(range);
+  const rows = await db
+    .selectFrom('costs')
+    .select((eb) => ['source', 'campaign', 'content', 'currency', eb.fn.sum<number | string | bigint>('amount_micros').as('amount_micros')])
+    .where('day', '>=', from)
+    .where('day', '<=', to)
+    .where('campaign', '<>', '')
+    .groupBy(['source', 'campaign', 'content', 'currency'])
+    .orderBy('source')
+    .orderBy('campaign')
+    .orderBy('content')
+    .orderBy('currency')
+    .execute();
+  return rows.map(({ amount_micros, ...row }) => ({ ...row, amountMicros: Number(amount_micros) }));
+}
+
 /** The reported costs of each day of the range, summed per currency, in day and currency order (one grouped query). */
 export async function readDailyCostTotals(db: Kysely<Schema>, range: ReportRange): Promise<{ day: string; currency: string; amountMicros: number }[]> {
   const { from, to } = checkedRange(range);

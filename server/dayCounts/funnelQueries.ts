@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { countedConversions } from './countedConversions';
+import { campaignConversions, countedConversions } from './countedConversions';
 import type { Schema } from '../db/schema';
 import { dayValueRows, toDayCountRow, valueOrder, type DayCounts } from './dayCounts';
 import { othersValue, type DayCountRow, type Dimension } from './dimensions';
@@ -43,6 +43,19 @@ async function rows(db: Kysely<Schema>, query: ReturnType<typeof sql>): Promise<
 /** A dimension's counts per day and value (one row each), for the dimensions with few values (all, placement). */
 export function readPerDay(db: Kysely<Schema>, dimension: Dimension, { from, to }: ReportRange, dayCounts: DayCounts): Promise<DayCountRow[]> {
   return rows(db, sql`select day, value, ${sums} from (${dayValueRows(dimension, from, to, dayCounts)}) as counts group by day, value`);
+}
+
+/**
+ * The named values of a dimension summed over the range, in valueOrder: for values a report must show
+ * whatever their rank (a campaign with a cost). Bounded by the names asked for, not by the traffic.
+ */
+export function readNamedValues(db: Kysely<Schema>, dimension: Dimension, { from, to }: ReportRange, dayCounts: DayCounts, values: readonly string[]): Promise<DayCountRow[]> {
+  if (values.length === 0) return Promise.resolve([]);
+  return rows(
+    db,
+    sql`select value, ${sums} from (${dayValueRows(dimension, from, to, dayCounts)}) as counts where value in (${sql.join(values)})
+      group by value order by ${valueOrder}`,
+  );
 }
 
 /** A dimension's values over the range, in valueOrder, at most `limit` of them (the othersValue row is never listed). */
@@ -123,6 +136,44 @@ export async function readConversionCounts(db: Kysely<Schema>, { from, to }: Rep
     day: row.day,
     placement: row.placement,
     source: row.source,
+    currency: row.currency.trim(),
+    conversions: Number(row.conversions),
+    micros: Number(row.micros),
+  }));
+}
+
+/** Counted conversions of one attributed day, source, campaign, ad and currency; '' for a part not known. */
+export interface CampaignConversionCount {
+  day: string;
+  source: string;
+  campaign: string;
+  content: string;
+  currency: string;
+  conversions: number;
+  micros: number;
+}
+
+/**
+ * Conversions not reversed that carried a campaign or an ad, under the day of their click as
+ * readConversionCounts counts them, with those folded past retention (daily_campaign_conversions).
+ */
+export async function readCampaignConversionCounts(db: Kysely<Schema>, { from, to }: ReportRange): Promise<CampaignConversionCount[]> {
+  const [raw, folded] = await Promise.all([
+    campaignConversions(db)
+      .where((eb) => eb.between(eb.fn.coalesce('click_day', 'day'), from, to))
+      .execute(),
+    db
+      .selectFrom('daily_campaign_conversions')
+      .where('day', '>=', from)
+      .where('day', '<=', to)
+      .select(['day', 'source', 'campaign', 'content', 'currency', 'conversions', 'payout_micros as micros'])
+      .execute(),
+  ]);
+  return [...raw, ...folded].map((row) => ({
+    day: row.day,
+    source: row.source,
+    campaign: row.campaign,
+    content: row.content,
     currency: row.currency.trim(),
     conversions: Number(row.conversions),
     micros: Number(row.micros),

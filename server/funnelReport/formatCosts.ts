@@ -1,5 +1,5 @@
 import type { FunnelReport } from './funnelReport';
-import type { SourceCosts } from './sourceCosts';
+import type { CampaignCosts, SourceCosts } from './sourceCosts';
 import { amountText } from '../dayCounts/reportNumbers';
 
 /** The verdict in words, e.g. "too early: about 1,200 more visitors to know". */
@@ -23,15 +23,63 @@ export const addCostsLines = ['No cost is recorded for this range. Add costs wit
 export const otherCurrencyNote = (currency: string, others: readonly string[]) =>
   `Cost in ${others.join(', ')} is shown apart: currencies are never converted,\nso profit and ROI are reckoned in ${currency} only.`;
 
-/** The report as --json writes it: `all` gains cost and profit, each `sources[]` row cost, profit, roi and chanceProfitable. */
-export function withCosts(report: FunnelReport): FunnelReport & { all: FunnelReport['all'] & { cost: number | null; profit: number | null } } {
+/**
+ * The report as --json writes it: `all` gains cost and profit, each `sources[]` row cost, profit, roi and
+ * chanceProfitable, and `campaigns[]` lists each campaign (source, campaign, the same figures) with its `ads[]` by content.
+ */
+export function withCosts(report: FunnelReport): FunnelReport & { all: FunnelReport['all'] & { cost: number | null; profit: number | null }; campaigns: CampaignCosts[] } {
   const bySource = new Map(report.costs.sources.map((row) => [row.source, row]));
   return {
     ...report,
     all: { ...report.all, cost: report.costs.all.cost, profit: report.costs.all.profit },
+    campaigns: report.costs.campaigns,
     sources: report.sources.map((row) => {
       const costs = bySource.get(row.source);
       return { ...row, cost: costs?.cost ?? null, profit: costs?.profit ?? null, roi: costs?.roi ?? null, chanceProfitable: costs?.chanceProfitable ?? null };
     }),
   };
+}
+
+const csvField = (value: string) => (/[",\r\n]/.test(value) ? `"${value.replaceAll('"', '""')}"` : value);
+const csvNumber = (value: number | null) => (value === null ? '' : String(value));
+
+/**
+ * `npm run stats -- --csv --spend`: one row per source, campaign and ad with a cost or listed, over the
+ * range: `level` says which (source rows have campaign and content empty, campaign rows content empty).
+ * Money is in `currency`, the main one, and empty where there is none in it (a cost in another currency
+ * is in cost_other, as "12.5 EUR"), so a spreadsheet can sum the columns; roi and chance_profitable are
+ * fractions (0.25 is 25%).
+ */
+export function formatSpendCsv(report: FunnelReport): string {
+  const { currency } = report.costs;
+  const header = 'level,source,campaign,content,currency,cost,cost_other,visitors,clicks,conversions,revenue,profit,roi,chance_profitable,verdict';
+  const line = (level: string, campaign: string, content: string, row: SourceCosts) =>
+    [
+      level,
+      csvField(row.source),
+      csvField(campaign),
+      csvField(content),
+      currency,
+      csvNumber(row.cost),
+      csvField(
+        Object.entries(row.costByCurrency)
+          .filter(([code]) => code !== currency)
+          .map(([code, amount]) => `${amount} ${code}`)
+          .join(' + '),
+      ),
+      row.visitors,
+      row.clicks,
+      row.conversions,
+      row.revenue,
+      csvNumber(row.profit),
+      csvNumber(row.roi),
+      csvNumber(row.chanceProfitable),
+      row.verdict ?? '',
+    ].join(',');
+  const rows = [header, ...report.costs.sources.map((row) => line('source', '', '', row))];
+  for (const campaign of report.costs.campaigns) {
+    rows.push(line('campaign', campaign.campaign, '', campaign));
+    for (const ad of campaign.ads) rows.push(line('ad', ad.campaign, ad.content, ad));
+  }
+  return `${rows.join('\n')}\n`;
 }

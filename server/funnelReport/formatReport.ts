@@ -1,4 +1,5 @@
 import type { FunnelReport, OtherSources } from './funnelReport';
+import type { SourceCosts } from './sourceCosts';
 import type { Earnings } from '../dayCounts/earnings';
 import { amountText, counted, rate, revenueText, share, sourceName } from '../dayCounts/reportNumbers';
 import { filterReasons } from '../dayCounts/filterReasons';
@@ -201,6 +202,35 @@ export function spendLines({ costs }: Pick<FunnelReport, 'costs'>): string[] {
   return lines;
 }
 
+/**
+ * The campaigns and ads with a cost, losing money first, each campaign's ads indented under it: the
+ * campaign as source / campaign, an ad by its content.
+ */
+export function campaignSpendLines({ costs }: Pick<FunnelReport, 'costs'>): string[] {
+  const costed = costs.campaigns.filter((row) => Object.keys(row.costByCurrency).length > 0);
+  if (costed.length === 0) return ['No cost names a campaign in this range (costs:import and POST /api/costs take the campaign of each row).'];
+  const { currency } = costs;
+  const plain = (amount: number | null) => money(amount, currency).replace(` ${currency}`, '');
+  const figures = (row: SourceCosts) => [
+    [plain(row.cost), ...Object.entries(row.costByCurrency).filter(([code]) => code !== currency).map(([code, amount]) => amountText(amount, code))].join('\n'),
+    String(row.visitors),
+    String(row.conversions),
+    plain(row.revenue),
+    plain(row.profit),
+    row.roi === null ? '–' : share(row.roi, 1),
+    row.chanceProfitable === null ? '–' : share(row.chanceProfitable, 1),
+  ];
+  const rows: string[][] = [['Campaign / ad', 'Cost', 'Visitors', 'Conv.', 'Revenue', 'Profit', 'ROI', 'P(profit)']];
+  const verdicts: string[] = [];
+  for (const campaign of costed) {
+    const name = `${sourceName(campaign.source)} / ${campaign.campaign}`;
+    rows.push([name.slice(0, 32), ...figures(campaign)]);
+    if (campaign.cost !== null) verdicts.push(`${name}: ${verdictText(campaign)}.`);
+    for (const ad of campaign.ads.filter((row) => Object.keys(row.costByCurrency).length > 0)) rows.push([`  ${ad.content}`.slice(0, 32), ...figures(ad)]);
+  }
+  return [`Losing money first, each campaign's ads under it; amounts in ${currency}.`, table(rows, 1), ...verdicts];
+}
+
 /** The report as the terminal table `npm run stats` prints: the funnel, then per placement, per source and per day. */
 export function formatReportTable(report: FunnelReport): string {
   const dayCount = report.days.length;
@@ -220,6 +250,9 @@ export function formatReportTable(report: FunnelReport): string {
     '',
     'Spend and profit (per source with a cost)',
     ...spendLines(report),
+    '',
+    'Spend and profit per campaign and ad',
+    ...campaignSpendLines(report),
     '',
     'By page',
     ...pageLines(report),

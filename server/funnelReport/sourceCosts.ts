@@ -1,10 +1,12 @@
 import type { Kysely } from 'kysely';
 import type { Schema } from '../db/schema';
-import { readCostTotals, readDailyCostTotals, readFixedCostDays } from '../costs/costStore';
+import type { CostRow } from '../costs/costRow';
+import { readCampaignCostTotals, readCostTotals, readDailyCostTotals, readFixedCostDays } from '../costs/costStore';
 import { costVerdict, type CostVerdictKind } from '../costs/costVerdict';
 import type { DayCounts } from '../dayCounts/dayCounts';
+import { adValue, campaignParts, campaignValue } from '../dayCounts/dimensions';
 import type { ConversionCount } from '../dayCounts/funnelQueries';
-import { readPerDay } from '../dayCounts/funnelQueries';
+import { readCampaignConversionCounts, readNamedValues, readPerDay, readTopValues } from '../dayCounts/funnelQueries';
 import { daysOf, type ReportRange } from '../dayCounts/reportRange';
 
 const microsPerUnit = 1_000_000;
@@ -89,12 +91,70 @@ function add(map: Map<string, Map<string, number>>, key: string, currency: strin
 const inUnits = (byCurrency: Map<string, number> | undefined, main: string): Record<string, number> =>
   Object.fromEntries([...(byCurrency ?? new Map<string, number>())].sort(([a], [b]) => currencyOrder(main)(a, b)).map(([currency, micros]) => [currency, micros / microsPerUnit]));
 
-/** losing money first: lowest profit, then lowest chance, then most cost; sources without cost after, as listed. */
+/** losing money first: lowest profit, then lowest chance, then most cost; rows without cost after, in the order given. */
 function lossOrder(a: SourceCosts, b: SourceCosts): number {
   if ((a.profit === null) !== (b.profit === null)) return a.profit === null ? 1 : -1;
   if (a.profit === null || b.profit === null) return 0;
-  return a.profit - b.profit || (a.chanceProfitable ?? 1) - (b.chanceProfitable ?? 1) || (b.cost ?? 0) - (a.cost ?? 0) || a.source.localeCompare(b.source);
+  return a.profit - b.profit || (a.chanceProfitable ?? 1) - (b.chanceProfitable ?? 1) || (b.cost ?? 0) - (a.cost ?? 0);
 }
+
+/** What a source, campaign or ad earned in the main currency, and its conversions in every currency. */
+interface Earned {
+  revenueMicros: number;
+  /** Conversions paid in the main currency: the verdict's sales. */
+  sales: number;
+  conversions: number;
+}
+
+/**
+ * One row's spend beside its earnings: cost, profit, ROI, cost per visitor and per sale, break-even and
+ * the verdict, from its cost per currency (undefined: none) and what it earned. `payoutMicros` is the
+ * site's mean payout, which a row without a sale yet is planned with.
+ */
+function withCosts<Row extends { visitors: number }>(
+  row: Row,
+  costs: Map<string, number> | undefined,
+  earned: Earned,
+  currency: string,
+  payoutMicros: number | undefined,
+): Row & Omit<SourceCosts, 'source' | 'visitors' | 'clicks'> {
+  const costMicros = costs?.get(currency);
+  const base = { ...row, conversions: earned.conversions, revenue: earned.revenueMicros / microsPerUnit, costByCurrency: inUnits(costs, currency) };
+  if (costMicros === undefined) {
+    return { ...base, cost: null, profit: null, roi: null, costPerVisitor: null, costPerConversion: null, breakEven: null, chanceProfitable: null, verdict: null, visitorsToKnow: null };
+  }
+  const { revenueMicros, sales } = earned;
+  const verdict = costVerdict({ visitors: row.visitors, conversions: sales, revenueMicros, costMicros, ...(payoutMicros === undefined ? {} : { payoutMicros }) });
+  const { maxCostPerVisitorMicros, maxCostPerSaleMicros } = verdict.breakEven;
+  return {
+    ...base,
+    cost: costMicros / microsPerUnit,
+    profit: (revenueMicros - costMicros) / microsPerUnit,
+    roi: costMicros > 0 ? (revenueMicros - costMicros) / costMicros : null,
+    costPerVisitor: row.visitors > 0 ? costMicros / row.visitors / microsPerUnit : null,
+    costPerConversion: sales > 0 ? costMicros / sales / microsPerUnit : null,
+    breakEven: {
+      maxCostPerVisitor: maxCostPerVisitorMicros === null ? null : maxCostPerVisitorMicros / microsPerUnit,
+      maxCostPerSale: maxCostPerSaleMicros === null ? null : maxCostPerSaleMicros / microsPerUnit,
+    },
+    chanceProfitable: verdict.chanceProfitable,
+    verdict: verdict.verdict,
+    visitorsToKnow: verdict.visitorsToKnow ?? null,
+  };
+}
+
+/** Adds one conversion row's figures to a key's earnings. */
+function earn(map: Map<string, Earned>, key: string, row: { currency: string; conversions: number; micros: number }, currency: string): void {
+  const earned = map.get(key) ?? { revenueMicros: 0, sales: 0, conversions: 0 };
+  earned.conversions += row.conversions;
+  if (row.currency === currency) {
+    earned.revenueMicros += row.micros;
+    earned.sales += row.conversions;
+  }
+  map.set(key, earned);
+}
+
+const nothingEarned: Earned = { revenueMicros: 0, sales: 0, conversions: 0 };
 
 interface SourceFigures {
   source: string;
@@ -126,21 +186,17 @@ export async function readCostsReport(
     add(byDay, row.day, row.currency, row.amountMicros);
   }
 
-  const revenueMicros = new Map<string, number>();
-  const mainConversions = new Map<string, number>();
+  const earnedBySource = new Map<string, Earned>();
   let allRevenueMicros = 0;
   let allMainConversions = 0;
   const revenueByDay = new Map<string, number>();
   for (const row of conversions) {
+    earn(earnedBySource, row.source, row, currency);
     if (row.currency !== currency) continue;
-    revenueMicros.set(row.source, (revenueMicros.get(row.source) ?? 0) + row.micros);
-    mainConversions.set(row.source, (mainConversions.get(row.source) ?? 0) + row.conversions);
     revenueByDay.set(row.day, (revenueByDay.get(row.day) ?? 0) + row.micros);
     allRevenueMicros += row.micros;
     allMainConversions += row.conversions;
   }
-  const conversionsOf = new Map<string, number>();
-  for (const row of conversions) conversionsOf.set(row.source, (conversionsOf.get(row.source) ?? 0) + row.conversions);
   // The site's mean payout: what a source without a sale yet is planned with.
   const payoutMicros = allMainConversions > 0 && allRevenueMicros > 0 ? allRevenueMicros / allMainConversions : undefined;
 
@@ -150,41 +206,18 @@ export async function readCostsReport(
     const wanted = new Set(unlisted);
     for (const row of await readPerDay(db, 'source', range, dayCounts)) {
       if (!wanted.has(row.value)) continue;
-      const known = figures.get(row.value) ?? { source: row.value, visitors: 0, clicks: 0, conversions: conversionsOf.get(row.value) ?? 0 };
+      const known = figures.get(row.value) ?? { source: row.value, visitors: 0, clicks: 0, conversions: 0 };
       figures.set(row.value, { ...known, visitors: known.visitors + row.visitors, clicks: known.clicks + row.clicks });
     }
-    for (const source of unlisted) if (!figures.has(source)) figures.set(source, { source, visitors: 0, clicks: 0, conversions: conversionsOf.get(source) ?? 0 });
+    for (const source of unlisted) if (!figures.has(source)) figures.set(source, { source, visitors: 0, clicks: 0, conversions: 0 });
   }
 
-  const sources = [...figures.values()].map((row): SourceCosts => {
-    const costs = bySource.get(row.source);
-    const costMicros = costs?.get(currency);
-    const revenue = revenueMicros.get(row.source) ?? 0;
-    const base = { source: row.source, visitors: row.visitors, clicks: row.clicks, conversions: row.conversions, revenue: revenue / microsPerUnit, costByCurrency: inUnits(costs, currency) };
-    if (costMicros === undefined) {
-      return { ...base, cost: null, profit: null, roi: null, costPerVisitor: null, costPerConversion: null, breakEven: null, chanceProfitable: null, verdict: null, visitorsToKnow: null };
-    }
-    const sales = mainConversions.get(row.source) ?? 0;
-    const verdict = costVerdict({ visitors: row.visitors, conversions: sales, revenueMicros: revenue, costMicros, ...(payoutMicros === undefined ? {} : { payoutMicros }) });
-    const { maxCostPerVisitorMicros, maxCostPerSaleMicros } = verdict.breakEven;
-    return {
-      ...base,
-      cost: costMicros / microsPerUnit,
-      profit: (revenue - costMicros) / microsPerUnit,
-      roi: costMicros > 0 ? (revenue - costMicros) / costMicros : null,
-      costPerVisitor: row.visitors > 0 ? costMicros / row.visitors / microsPerUnit : null,
-      costPerConversion: sales > 0 ? costMicros / sales / microsPerUnit : null,
-      breakEven: {
-        maxCostPerVisitor: maxCostPerVisitorMicros === null ? null : maxCostPerVisitorMicros / microsPerUnit,
-        maxCostPerSale: maxCostPerSaleMicros === null ? null : maxCostPerSaleMicros / microsPerUnit,
-      },
-      chanceProfitable: verdict.chanceProfitable,
-      verdict: verdict.verdict,
-      visitorsToKnow: verdict.visitorsToKnow ?? null,
-    };
-  });
+  const sources = [...figures.values()].map(({ source, visitors, clicks }) =>
+    withCosts({ source, visitors, clicks }, bySource.get(source), earnedBySource.get(source) ?? nothingEarned, currency, payoutMicros),
+  );
   const listedOrder = new Map(listed.map((row, index) => [row.source, index]));
   sources.sort((a, b) => lossOrder(a, b) || (listedOrder.get(a.source) ?? Infinity) - (listedOrder.get(b.source) ?? Infinity) || a.source.localeCompare(b.source));
+  const campaigns = await readCampaignCosts(db, range, dayCounts, fixed, currency, payoutMicros);
 
   const allCosts = new Map<string, number>();
   for (const byCurrency of bySource.values()) for (const [code, micros] of byCurrency) allCosts.set(code, (allCosts.get(code) ?? 0) + micros);
@@ -199,10 +232,85 @@ export async function readCostsReport(
       profit: allCostMicros === undefined ? null : (allRevenueMicros - allCostMicros) / microsPerUnit,
     },
     sources,
-    campaigns: [],
+    campaigns,
     days: daysOf(range).map((day) => {
       const micros = byDay.get(day)?.get(currency);
       return { day, cost: micros === undefined ? null : micros / microsPerUnit, profit: micros === undefined ? null : ((revenueByDay.get(day) ?? 0) - micros) / microsPerUnit };
     }),
   };
 }
+
+/** Campaigns without a cost listed beside those with one: the busiest, so new or unpaid ones are seen. */
+export const uncostedCampaignsListed = 20;
+/** Ads without a cost listed under the campaigns shown: the busiest of the range. */
+export const uncostedAdsListed = 50;
+
+/**
+ * The campaigns and their ads with what they cost and earned: those with a cost in the range (reported,
+ * or a fixed daily cost of a campaign) and the busiest without one. Visitors and clicks come from the day
+ * counts' 'campaign' and 'ad' dimensions, conversions from those credited to the click's campaign and ad
+ * (migration 12); so the read costs what the campaigns and days cost, not the traffic.
+ */
+async function readCampaignCosts(
+  db: Kysely<Schema>,
+  range: ReportRange,
+  dayCounts: DayCounts,
+  fixed: readonly CostRow[],
+  currency: string,
+  payoutMicros: number | undefined,
+): Promise<CampaignCosts[]> {
+  const [reported, credited, busiestCampaigns, busiestAds] = await Promise.all([
+    readCampaignCostTotals(db, range),
+    readCampaignConversionCounts(db, range),
+    readTopValues(db, 'campaign', range, dayCounts, uncostedCampaignsListed),
+    readTopValues(db, 'ad', range, dayCounts, uncostedAdsListed),
+  ]);
+  const campaignCosts = new Map<string, Map<string, number>>();
+  const adCosts = new Map<string, Map<string, number>>();
+  for (const row of [...reported, ...fixed.filter((cost) => cost.campaign !== '')]) {
+    add(campaignCosts, campaignValue(row.source, row.campaign), row.currency, row.amountMicros);
+    if (row.content !== '') add(adCosts, adValue(row.source, row.campaign, row.content), row.currency, row.amountMicros);
+  }
+  const campaignEarned = new Map<string, Earned>();
+  const adEarned = new Map<string, Earned>();
+  for (const row of credited) {
+    if (row.campaign !== '') earn(campaignEarned, campaignValue(row.source, row.campaign), row, currency);
+    if (row.content !== '') earn(adEarned, adValue(row.source, row.campaign, row.content), row, currency);
+  }
+
+  const campaignCounts = new Map(busiestCampaigns.map((row) => [row.value, row]));
+  const costedCampaigns = [...campaignCosts.keys()].filter((value) => !campaignCounts.has(value));
+  for (const row of await readNamedValues(db, 'campaign', range, dayCounts, costedCampaigns)) campaignCounts.set(row.value, row);
+  const shown = new Set([...campaignCounts.keys(), ...campaignCosts.keys()]);
+
+  // An ad is shown under a campaign shown: with a cost, or among the busiest.
+  const adCounts = new Map(busiestAds.filter((row) => shown.has(campaignOfAd(row.value))).map((row) => [row.value, row]));
+  const costedAds = [...adCosts.keys()].filter((value) => !adCounts.has(value));
+  for (const row of await readNamedValues(db, 'ad', range, dayCounts, costedAds)) adCounts.set(row.value, row);
+  const adsByCampaign = new Map<string, string[]>();
+  for (const value of new Set([...adCounts.keys(), ...adCosts.keys()])) {
+    const campaign = campaignOfAd(value);
+    if (shown.has(campaign)) adsByCampaign.set(campaign, [...(adsByCampaign.get(campaign) ?? []), value]);
+  }
+
+  const counted = (counts: { visitors: number; clicks: number } | undefined) => ({ visitors: counts?.visitors ?? 0, clicks: counts?.clicks ?? 0 });
+  const byName = (a: { source: string; campaign: string }, b: { source: string; campaign: string }) => a.source.localeCompare(b.source) || a.campaign.localeCompare(b.campaign);
+  return [...shown]
+    .map((value): CampaignCosts => {
+      const [source = '', campaign = ''] = campaignParts(value);
+      const ads = (adsByCampaign.get(value) ?? [])
+        .map((ad): AdCosts => {
+          const content = campaignParts(ad)[2] ?? '';
+          return withCosts({ source, campaign, content, ...counted(adCounts.get(ad)) }, adCosts.get(ad), adEarned.get(ad) ?? nothingEarned, currency, payoutMicros);
+        })
+        .sort((a, b) => lossOrder(a, b) || b.visitors - a.visitors || a.content.localeCompare(b.content));
+      return { ...withCosts({ source, campaign, ...counted(campaignCounts.get(value)) }, campaignCosts.get(value), campaignEarned.get(value) ?? nothingEarned, currency, payoutMicros), ads };
+    })
+    .sort((a, b) => lossOrder(a, b) || b.visitors - a.visitors || byName(a, b));
+}
+
+/** The 'campaign' value an 'ad' value belongs to. */
+const campaignOfAd = (ad: string): string => {
+  const [source = '', campaign = ''] = campaignParts(ad);
+  return campaignValue(source, campaign);
+};

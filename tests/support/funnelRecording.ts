@@ -20,15 +20,21 @@ export function expectDaysToAddUp(report: FunnelReport): void {
   );
 }
 
+/** The utm_campaign and utm_content (the ad) of a visit's landing. */
+export interface AdTags {
+  campaign?: string;
+  content?: string;
+}
+
 export interface FunnelRecording {
   /** The current test's database, and its click and conversion stores. */
   readonly opened: TestEngineDatabase;
   readonly clicks: ClickStore;
   readonly conversions: ConversionStore;
   read(from: string, to: string): Promise<FunnelReport>;
-  view(at: string, visitor: string, source: string | null, page?: string): Promise<unknown>;
+  view(at: string, visitor: string, source: string | null, page?: string, ad?: AdTags): Promise<unknown>;
   /** Records a click with a fresh click ID and resolves to that ID, for the conversion that names it. */
-  click(at: string, placement: AffiliatePlacement, visitor: string, source: string | null): Promise<string>;
+  click(at: string, placement: AffiliatePlacement, visitor: string, source: string | null, ad?: AdTags): Promise<string>;
   sale(at: string, fields: ConversionFields): Promise<unknown>;
 }
 
@@ -56,11 +62,11 @@ export function useFunnelRecording(engine: Engine): FunnelRecording {
       return conversions;
     },
     read: (from, to) => readFunnelReport(opened.database.db, { from, to }),
-    view: (at, visitor, source, page = '/') =>
-      views.record({ at: new Date(at), page, referrerHost: null, source, medium: null, campaign: null, device: 'mobile', visitor } satisfies View),
-    async click(at, placement, visitor, source) {
+    view: (at, visitor, source, page = '/', ad = {}) =>
+      views.record({ at: new Date(at), page, referrerHost: null, source, medium: null, campaign: ad.campaign ?? null, content: ad.content ?? null, device: 'mobile', visitor } satisfies View),
+    async click(at, placement, visitor, source, ad = {}) {
       const clickId = newClickId(placement);
-      await clicks.record({ at: new Date(at), placement, page: '/', referrerHost: null, device: 'mobile', visitor, via: 'beacon', clickId, source } satisfies Click);
+      await clicks.record({ at: new Date(at), placement, page: '/', referrerHost: null, device: 'mobile', visitor, via: 'beacon', clickId, source, campaign: ad.campaign ?? null, content: ad.content ?? null } satisfies Click);
       return clickId;
     },
     sale: (at, fields) => conversions.record(conversion(fields), 'postback', new Date(at)),
