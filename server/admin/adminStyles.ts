@@ -30,6 +30,10 @@ th:first-child,td:first-child{text-align:left;white-space:normal}
 th.day{white-space:nowrap;vertical-align:top}
 th.name{text-align:left;white-space:normal}
 td.verdict{text-align:left;white-space:normal;min-width:8em}
+.break-even{display:block;color:#52606d;font-size:.85rem}
+tr.losing th{color:#8a1c1c}
+tr.ad th{padding-left:1.75rem;font-weight:400}
+.visually-hidden{position:absolute;width:1px;height:1px;margin:-1px;padding:0;overflow:hidden;clip-path:inset(50%);white-space:nowrap;border:0}
 .funnel{list-style:none;padding:0;margin:1rem 0;display:grid;gap:.75rem;grid-template-columns:repeat(auto-fit,minmax(9.5rem,1fr))}
 .funnel li{background:#fff;border:1px solid #cbd2d9;border-radius:.5rem;padding:.6rem .75rem;display:flex;flex-direction:column;min-width:0;overflow-wrap:anywhere}
 .funnel .figure{font-size:1.5rem;font-weight:700;line-height:1.2;color:#13315c}

@@ -50,4 +50,31 @@ describe.each(engines)('GET /admin’s Spend and profit on %s', (engine) => {
     expect(cells(newsletter!)[9]).toMatch(/^too early|^paying|^losing/);
     expect(cells(rows[2]!)).toContain('24.00 USD');
   });
+
+  it('lists the campaigns with a cost, each campaign’s ads under it, with what a visitor and a sale may cost to break even', async () => {
+    const db = store.database.db;
+    const at = new Date('2026-11-21T09:00:00Z');
+    for (const [visitor, content] of [['s1', 'video'], ['s2', 'video'], ['s3', 'photo']] as const) {
+      await createViewStore(db).record({ at, page: '/', referrerHost: null, source: 'facebook', medium: 'cpc', campaign: 'spring', content, device: 'mobile', visitor });
+    }
+    const clickId = newClickId('hero');
+    await createClickStore(db).record({ at, placement: 'hero', page: '/', referrerHost: null, device: 'mobile', visitor: 's1', via: 'beacon', clickId, source: 'facebook', campaign: 'spring', content: 'video' });
+    const parsed = parseConversion({ txid: 'S1', subid: clickId, payout: '40' });
+    if (parsed.error) throw new Error(parsed.error.message);
+    await createConversionStore(db).record(parsed.report, 'postback', new Date('2026-11-21T10:00:00Z'));
+    await createCostStore(db).replaceCosts([
+      { day: '2026-11-21', source: 'facebook', campaign: 'spring', content: 'video', amountMicros: 12_000_000, currency: 'USD' },
+      { day: '2026-11-21', source: 'facebook', campaign: 'spring', content: 'photo', amountMicros: 9_000_000, currency: 'USD' },
+    ]);
+    const table = tableCaptioned(await adminPage(), 'Spend and profit by campaign and ad');
+    const rows = table.all('tbody tr');
+    expect(rows.map((row) => row.all('th')[0]?.text())).toEqual(['facebook / spring', 'spring, ad photo', 'spring, ad video']);
+    const [campaign, photo, video] = rows;
+    expect(cells(campaign!).slice(0, 8)).toEqual(['21.00 USD', '3', '7.00 USD', '1', '21.00 USD', '40.00 USD', '19.00 USD', '90%']);
+    expect(cells(photo!).slice(0, 7)).toEqual(['9.00 USD', '1', '9.00 USD', '0', '–', '0.00 USD', '-9.00 USD']);
+    expect(photo!.attr('class')).toBe('ad losing');
+    expect(cells(video!).slice(0, 7)).toEqual(['12.00 USD', '2', '6.00 USD', '1', '12.00 USD', '40.00 USD', '28.00 USD']);
+    // 40 USD from 2 visitors: a visitor may cost up to 20 USD, a sale up to what it paid.
+    expect(cells(video!)[9]).toMatch(/Breaks even at 20\.00 USD a visitor, 40\.00 USD a sale\.$/);
+  });
 });
