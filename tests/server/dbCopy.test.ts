@@ -41,7 +41,7 @@ function report(fields: ConversionFields) {
 }
 
 /** Every table the copy carries, with the columns of each row but its id. */
-const copiedTables = ['clicks', 'views', 'conversions', 'conversion_events', 'daily_counts', 'closed_days', 'daily_conversions', 'link_checks', 'filtered_counts', 'releases', 'incidents', 'costs', 'fixed_costs'] as const;
+const copiedTables = ['clicks', 'views', 'conversions', 'conversion_events', 'daily_counts', 'closed_days', 'daily_conversions', 'daily_campaign_conversions', 'link_checks', 'filtered_counts', 'releases', 'incidents', 'costs', 'fixed_costs'] as const;
 
 /** A table's rows without their ids, each value as text (PostgreSQL reads bigint back as a string), in one order. */
 async function rowsOf(database: AppDatabase, table: (typeof copiedTables)[number]): Promise<string[]> {
@@ -85,6 +85,11 @@ async function sqliteWithEverything(): Promise<string> {
   await conversions.record(report({ txid: 'T-2', subid: 'hero', status: 'refund' }), 'postback');
   await conversions.record(report({ txid: 'T-3' }), 'postback');
   await conversions.record(report({ txid: 'T-old', subid: 'explainer', payout: '9' }), 'postback', longAgo);
+  // A sale long ago credited to its click's campaign and ad, folded into daily_campaign_conversions too
+  // (its click adds the day's 'campaign' and 'ad' totals: 9 daily totals in all).
+  const adClickId = newClickId('explainer');
+  await clicks.record(click({ at: longAgo, placement: 'explainer', visitor: 'c', source: 'www.google.com', campaign: 'spring', content: 'video', clickId: adClickId }));
+  await conversions.record(report({ txid: 'T-old-ad', subid: adClickId, payout: '11' }), 'postback', longAgo);
   await closeDaysAndForget(database.db, 30, today);
   await conversions.foldOldConversions(30, today);
   await databaseLinkCheckLog(database.db, async () => true).add({
@@ -157,9 +162,10 @@ describe('npm run db:copy', () => {
     expect(out).toContain('  conversions: 3 copied, 0 already there\n');
     expect(out).toContain('  conversion history: 5 copied, 0 already there\n');
     // The old day's totals (all, placement, source, page, device, two referrers), and every closed day.
-    expect(out).toContain('  daily totals of closed days: 7 copied, 0 already there\n');
+    expect(out).toContain('  daily totals of closed days: 9 copied, 0 already there\n');
     expect(out).toMatch(/\n  closed days: \d{3,} copied, 0 already there\n/);
-    expect(out).toContain('  daily conversion totals: 1 copied, 0 already there\n');
+    expect(out).toContain('  daily conversion totals: 2 copied, 0 already there\n');
+    expect(out).toContain('  daily conversion totals in campaigns: 1 copied, 0 already there\n');
     expect(out).toContain('  link checks: 1 copied, 0 already there\n');
     expect(out).toContain('  reports not counted (per day, beacon and reason): 2 copied, 0 already there\n');
     expect(out).toContain('  releases: 2 copied, 0 already there\n');
@@ -195,9 +201,10 @@ describe('npm run db:copy', () => {
     expect(again.out).toContain('  page views: 0 copied, 3 already there\n');
     expect(again.out).toContain('  conversions: 0 copied, 3 already there\n');
     expect(again.out).toContain('  conversion history: 0 copied, 5 already there\n');
-    expect(again.out).toContain('  daily totals of closed days: 0 copied, 7 already there\n');
+    expect(again.out).toContain('  daily totals of closed days: 0 copied, 9 already there\n');
     expect(again.out).toMatch(/\n  closed days: 0 copied, \d{3,} already there\n/);
-    expect(again.out).toContain('  daily conversion totals: 0 copied, 1 already there\n');
+    expect(again.out).toContain('  daily conversion totals: 0 copied, 2 already there\n');
+    expect(again.out).toContain('  daily conversion totals in campaigns: 0 copied, 1 already there\n');
     expect(again.out).toContain('  link checks: 0 copied, 1 already there\n');
     expect(again.out).toContain('  reports not counted (per day, beacon and reason): 0 copied, 2 already there\n');
     expect(again.out).toContain('  releases: 0 copied, 2 already there\n');
@@ -233,7 +240,7 @@ describe('npm run db:copy', () => {
     const copy = await openTarget();
     await copy.db.insertInto('daily_counts').values({ dimension: 'placement', day: '2025-01-15', value: 'explainer', views: 0, visitors: 0, clicks: 7, clickers: 5, distinct_values: 1 }).execute();
     const { out } = await run(copyMain, ['--from', file, '--to', target.url]);
-    expect(out).toContain('  daily totals of closed days: 6 copied, 0 already there, 1 skipped (the target closed those days with other figures and keeps its own)\n');
+    expect(out).toContain('  daily totals of closed days: 8 copied, 0 already there, 1 skipped (the target closed those days with other figures and keeps its own)\n');
     expect(await copy.db.selectFrom('daily_counts').select(['clicks', 'clickers']).where('day', '=', '2025-01-15').where('dimension', '=', 'placement').execute()).toEqual([
       { clicks: 7, clickers: 5 },
     ]);
