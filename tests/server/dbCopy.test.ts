@@ -174,7 +174,7 @@ describe('npm run db:copy', () => {
     expect(out).toContain('  fixed-cost rules: 2 copied, 0 already there\n');
 
     const stats = await run(statsMain, ['--json', '--from', '2025-01-01', '--to', today.toISOString().slice(0, 10)], { DATABASE_URL: target.url });
-    expect(JSON.parse(stats.out).all).toMatchObject({ clicks: 4, visitors: 3 });
+    expect(JSON.parse(stats.out).all).toMatchObject({ clicks: 5, visitors: 3 });
   });
 
   it('gives the target the same rows, column for column, as the source', async () => {
