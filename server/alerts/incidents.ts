@@ -44,8 +44,11 @@ export interface IncidentStoreOptions {
   enqueued?: () => void;
 }
 
-/** More than every rule and subject could have open at once (five rules, six placements, a few instances). */
-const maxOpenIncidents = 200;
+/**
+ * More than every rule and subject could have open at once: six rules, six placements, a few instances,
+ * and the spend rule's sources and campaigns with a cost (a few hundred campaigns on a busy account).
+ */
+const maxOpenIncidents = 1000;
 
 /**
  * How long before a span an incident that closed within it may have opened and still be found: the

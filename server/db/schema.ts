@@ -230,7 +230,7 @@ export interface ReleasesTable {
 /** Something an alert rule found wrong (server/alerts/): open while closed_at is null, at most one open per rule and subject. */
 export interface IncidentsTable {
   id: Generated<number>;
-  /** link, sales, views, clicks or database. */
+  /** The rule's name: link, sales, views, clicks, spend or database (server/alerts/rules/allRules.ts). */
   rule: string;
   /** The placement for 'sales', the instance for 'database', '' otherwise. */
   subject: string;
