@@ -67,9 +67,10 @@ const hasCost = (row: SourceCosts) => Object.keys(row.costByCurrency).length > 0
 /**
  * Spend and profit per source with a cost, losing money first (lowest profit, then lowest chance of
  * profit), each with its verdict in words and what it may cost to break even; then the same per campaign,
- * each campaign's ads under it. One line on how to add costs when none is recorded.
+ * each campaign's ads under it (the first `campaignsShown` of them: the digest keeps to the worst few).
+ * One line on how to add costs when none is recorded.
  */
-export function SpendTable({ costs, from, to }: Pick<FunnelReport, 'costs' | 'from' | 'to'>) {
+export function SpendTable({ costs, from, to, campaignsShown }: Pick<FunnelReport, 'costs' | 'from' | 'to'> & { campaignsShown?: number }) {
   if (!costs.recorded) {
     return (
       <p>
@@ -80,7 +81,10 @@ export function SpendTable({ costs, from, to }: Pick<FunnelReport, 'costs' | 'fr
   }
   const { currency } = costs;
   const rows = costs.sources.filter(hasCost);
-  const campaigns = costs.campaigns.filter(hasCost);
+  const costedCampaigns = costs.campaigns.filter(hasCost);
+  // The digest shows the first few (those losing most); /admin every one.
+  const campaigns = costedCampaigns.slice(0, campaignsShown);
+  const campaignsLeft = costedCampaigns.length - campaigns.length;
   return (
     <>
       <ScrollBox label="Spend and profit by source">
@@ -137,6 +141,7 @@ export function SpendTable({ costs, from, to }: Pick<FunnelReport, 'costs' | 'fr
           </table>
         </ScrollBox>
       )}
+      {campaignsLeft > 0 && <p>And {campaignsLeft.toLocaleString('en')} more campaigns with a cost, which /admin lists.</p>}
       <p className="muted">
         Cost is what the ad platforms reported plus the fixed costs set with <code>npm run costs:set</code>. ROI: profit ÷ cost. Chance of
         profit: how likely the source earns more than it costs, from its visitors and sales so far; the verdict waits until it is sure

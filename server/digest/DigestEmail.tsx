@@ -4,6 +4,7 @@ import { PlacementTable } from '../admin/PlacementTable';
 import { Caption } from '../admin/ScrollBox';
 import { SourceTable } from '../admin/SourceTable';
 import { SpendTable } from '../admin/SpendTable';
+import { digestCampaigns } from './digestContent';
 import { ColumnHeads } from '../admin/ColumnHeads';
 import type { ComparedFigure } from './comparedFigures';
 import type { Incident } from '../alerts/incidents';
@@ -78,7 +79,7 @@ export function DigestEmail({ content, title }: { content: DigestContent; title:
           {report.costs.recorded && (
             <>
               <h2>Spend and profit</h2>
-              <SpendTable costs={report.costs} from={report.from} to={report.to} />
+              <SpendTable costs={report.costs} from={report.from} to={report.to} campaignsShown={digestCampaigns} />
             </>
           )}
           {experiments.length > 0 && (

@@ -27,6 +27,9 @@ export interface DigestContent {
 /** How many sources the digest lists; the rest are added up, as on /admin. */
 export const digestSources = 5;
 
+/** The campaigns with a cost the digest lists, losing money first: an e-mail stays short (mail clients clip long ones); /admin has every one. */
+export const digestCampaigns = 10;
+
 /**
  * The week's report reads what a 7-day /admin reads, but lists 5 sources and no day's sources (each
  * day's are /admin's day table, which a digest has none of; one day is the least the option takes).

@@ -1,4 +1,5 @@
-import { experimentLines, funnelLines, placementLines, sourceLines, spendLines, table } from '../funnelReport/formatReport';
+import { campaignSpendLines, experimentLines, funnelLines, placementLines, sourceLines, spendLines, table } from '../funnelReport/formatReport';
+import { digestCampaigns } from './digestContent';
 import { adminRangeUrl, incidentHeading, incidentSpan, runningExperiments, type DigestContent } from './digestContent';
 
 /**
@@ -23,7 +24,7 @@ export function digestText(content: DigestContent): string {
     'Top sources',
     ...sourceLines(report, '`npm run stats -- --all-sources` lists every one.'),
     '',
-    ...(report.costs.recorded ? ['Spend and profit', ...spendLines(report), ''] : []),
+    ...(report.costs.recorded ? ['Spend and profit', ...spendLines(report), '', 'Spend and profit per campaign and ad', ...campaignSpendLines(report, digestCampaigns), ''] : []),
     ...(experiments.length === 0 ? [] : ['Experiments', ...experimentLines({ experiments, currency: report.currency }), '']),
     'Incidents',
     ...(incidents.length === 0

@@ -204,10 +204,11 @@ export function spendLines({ costs }: Pick<FunnelReport, 'costs'>): string[] {
 
 /**
  * The campaigns and ads with a cost, losing money first, each campaign's ads indented under it: the
- * campaign as source / campaign, an ad by its content.
+ * campaign as source / campaign, an ad by its content; the first `shown` campaigns when given (the digest's few).
  */
-export function campaignSpendLines({ costs }: Pick<FunnelReport, 'costs'>): string[] {
-  const costed = costs.campaigns.filter((row) => Object.keys(row.costByCurrency).length > 0);
+export function campaignSpendLines({ costs }: Pick<FunnelReport, 'costs'>, shown?: number): string[] {
+  const allCosted = costs.campaigns.filter((row) => Object.keys(row.costByCurrency).length > 0);
+  const costed = allCosted.slice(0, shown);
   if (costed.length === 0) return ['No cost names a campaign in this range (costs:import and POST /api/costs take the campaign of each row).'];
   const { currency } = costs;
   const plain = (amount: number | null) => money(amount, currency).replace(` ${currency}`, '');
@@ -228,7 +229,13 @@ export function campaignSpendLines({ costs }: Pick<FunnelReport, 'costs'>): stri
     if (campaign.cost !== null) verdicts.push(`${name}: ${verdictText(campaign)}.`);
     for (const ad of campaign.ads.filter((row) => Object.keys(row.costByCurrency).length > 0)) rows.push([`  ${ad.content}`.slice(0, 32), ...figures(ad)]);
   }
-  return [`Losing money first, each campaign's ads under it; amounts in ${currency}.`, table(rows, 1), ...verdicts];
+  const left = allCosted.length - costed.length;
+  return [
+    `Losing money first, each campaign's ads under it; amounts in ${currency}.`,
+    table(rows, 1),
+    ...verdicts,
+    ...(left > 0 ? [`And ${left.toLocaleString('en')} more campaigns with a cost, which /admin and npm run stats list.`] : []),
+  ];
 }
 
 /** The report as the terminal table `npm run stats` prints: the funnel, then per placement, per source and per day. */

@@ -1,6 +1,7 @@
 import { createClickStore } from '../../server/clicks/clickStore';
 import { createConversionStore } from '../../server/conversions/conversionStore';
 import { createCostStore } from '../../server/costs/costStore';
+import { digestCampaigns } from '../../server/digest/digestContent';
 import { weekEnding } from '../../server/digest/digestWeek';
 import { inProcessReportReader } from '../../server/reports/reportReader';
 import { createViewStore } from '../../server/views/viewStore';
@@ -34,5 +35,27 @@ describe.each(engines)('the weekly digest’s Spend and profit on %s', (engine) 
     expect(message.text).toMatch(/newsletter\s+9\.00\s+2\s+4\.50\s+1\s+9\.00\s+40\.00\s+31\.00\s+344%/);
     expect(message.text).toMatch(/newsletter: (too early|paying for itself|losing money)/);
     expect(message.html).toContain('Spend and profit by source');
+  });
+
+  it('lists the campaigns losing most money first, at most digestCampaigns of them, and says how many more /admin has', async () => {
+    const costs = Array.from({ length: digestCampaigns + 2 }, (_, index) => ({
+      day: '2026-01-13',
+      source: 'facebook',
+      campaign: `c${String(index).padStart(2, '0')}`,
+      content: '',
+      amountMicros: (index + 1) * 1_000_000,
+      currency: 'USD',
+    }));
+    await createCostStore(database.db()).replaceCosts(costs);
+    const message = await digest();
+    expect(message.text).toContain('Spend and profit per campaign and ad');
+    // The most cost (with no sale) is the most lost: c11 first, c00 and c01 left out.
+    expect(message.text).toMatch(/facebook \/ c11\s+12\.00/);
+    expect(message.text).not.toContain('facebook / c01');
+    expect(message.text).toContain('And 2 more campaigns with a cost, which /admin and npm run stats list.');
+    expect(message.html).toContain('Spend and profit by campaign and ad');
+    expect(message.html).toContain('And 2 more campaigns with a cost, which /admin lists.');
+    expect(message.html).toContain('c11');
+    expect(message.html).not.toContain('c01');
   });
 });
