@@ -92,6 +92,7 @@ async function adminPage(): Promise<string> {
     await createCostStore(db).replaceCosts([
       { day: '2026-11-19', source: 'newsletter', campaign: '', content: '', amountMicros: 55_000_000, currency: 'USD' },
       { day: '2026-11-19', source: 'www.google.com', campaign: 'spring', content: 'ad-1', amountMicros: 3_000_000, currency: 'EUR' },
+      { day: '2026-11-19', source: 'newsletter', campaign: 'november', content: 'banner', amountMicros: 5_000_000, currency: 'USD' },
     ]);
     const { text } = await request(app).get('/admin?from=2026-11-18&to=2026-11-21').set('Authorization', basicAuth(adminToken)).expect(200);
     return text;
@@ -112,7 +113,10 @@ async function digestEmail(): Promise<string> {
     const clickId = newClickId('hero');
     await createClickStore(db).record(click({ at: new Date('2026-01-13T08:01:00Z'), visitor: 'a', clickId }));
     await createConversionStore(db).record(conversion({ txid: 'T1', subid: clickId, payout: '40' }), 'postback', new Date('2026-01-14T09:00:00Z'));
-    await createCostStore(db).replaceCosts([{ day: '2026-01-13', source: 'newsletter', campaign: '', content: '', amountMicros: 9_000_000, currency: 'USD' }]);
+    await createCostStore(db).replaceCosts([
+      { day: '2026-01-13', source: 'newsletter', campaign: '', content: '', amountMicros: 9_000_000, currency: 'USD' },
+      { day: '2026-01-13', source: 'newsletter', campaign: 'january', content: 'banner', amountMicros: 4_000_000, currency: 'USD' },
+    ]);
     const message = await inProcessReportReader(db).readDigest(weekEnding('2026-01-18', '2026-W04'), { siteUrl: 'https://auctions.example.com' });
     if (!message.html) throw new Error('the digest has no HTML part');
     return message.html;
