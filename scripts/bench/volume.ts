@@ -1,6 +1,7 @@
 /**
  * npm run bench -- volume [--views N] [--engine sqlite|postgres]: a year of a busy site (10,000,000 page
- * views, 1,000,000 clicks, 50,000 conversions unless --views says fewer) on SQLite and on a throwaway
+ * views, 1,000,000 clicks, 50,000 conversions unless --views says fewer; 200 paid campaigns of an ad or
+ * two, each with a cost every day) on SQLite and on a throwaway
  * PostgreSQL, then the built server on it: how long closing the year's days takes, /admin for 365 and 30
  * days, a page asked for while a year's report is being read, npm run stats -- --json --days 365, the
  * cost of recording a view and a click, and /admin after a flood of 100,000 made-up sources; last, the
@@ -22,6 +23,7 @@ import { load, number, printTargets, seconds, type VolumeFigures } from './volum
 import { measureServer } from './volumeMeasurements';
 import { planDays, volumeCounts, volumeDays, type VolumeCounts } from './volumePlan';
 import { writeVolume } from './volumeRows';
+import { paidCampaigns } from './volumeTraffic';
 
 const usage = 'npm run bench -- volume [--views N] [--engine sqlite|postgres]';
 const defaultViews = 10_000_000;
@@ -101,7 +103,8 @@ async function generate(setup: EngineSetup, counts: VolumeCounts): Promise<numbe
   const took = performance.now() - started;
   console.log(
     `  generated ${number(written.views)} views (${number(written.visitors)} visitor-days), ${number(written.clicks)} clicks, ${number(written.conversions)} conversions (${number(written.refunds)} refunded) ` +
-      `from ${plan[0]!.day} to ${plan.at(-1)!.day} in ${seconds(took)} (${number(Math.round((written.views + written.clicks) / (took / 1000)))} rows/s)`,
+      `from ${plan[0]!.day} to ${plan.at(-1)!.day} in ${seconds(took)} (${number(Math.round((written.views + written.clicks) / (took / 1000)))} rows/s); ` +
+      `${number(paidCampaigns.length)} paid campaigns with ${number(paidCampaigns.reduce((sum, { ads }) => sum + ads.length, 0))} ads brought ${number(written.paidVisitors)} of the visitor-days and ${number(written.costs)} rows of daily costs`,
   );
   if (setup.afterLoad) console.log(`  ${await setup.afterLoad()}`);
   console.log(`  database size: ${(await setup.size() / 1e9).toFixed(2)} GB`);

@@ -5,6 +5,7 @@ import { renderToStaticMarkup } from 'react-dom/server';
 import { AdminPage } from '../../server/admin/AdminPage';
 import type { DatabaseSettings } from '../../server/db/databaseSettings';
 import { openDatabase } from '../../server/db/openDatabase';
+import { readCampaignCostTotals, readCostTotals, readDailyCostTotals } from '../../server/costs/costStore';
 import { readFunnelReport } from '../../server/funnelReport/funnelReport';
 import { reportRange } from '../../server/dayCounts/reportRange';
 import { lastFinishedDay } from '../../server/jobs/closeDays';
@@ -91,8 +92,12 @@ export async function measureServer(setup: EngineSetup, figures: VolumeFigures, 
     const year = await repeat(runs.admin, admin(365));
     figures.admin365 = timedSummary(year);
     console.log(`  GET /admin?days=365: ${timing(figures.admin365)}; the first after start-up ${ms(first!.ms)} (${first!.status}); ${kilobytes(answered(year).bytes)} of HTML, ${kilobytes(answered(year).wireBytes)} sent (brotli)`);
-    const { read, render } = await reportParts(setup.settings);
+    const { read, render, costs } = await reportParts(setup.settings);
     console.log(`    where its time goes, timed in this process: reading the report ${timing(read)}; rendering its HTML ${timing(render)}`);
+    console.log(
+      `    of the reading, the costs' grouped reads, one after another, over ${number(costs.rows)} costs rows: per source ${timing(costs.bySource)}; ` +
+        `per campaign and ad ${timing(costs.byCampaign)}; per day ${timing(costs.byDay)}`,
+    );
     const watch = await watchParts(setup.settings);
     figures.alertRules = watch.rules;
     figures.digest = watch.digest;
@@ -171,8 +176,11 @@ export async function measureServer(setup: EngineSetup, figures: VolumeFigures, 
   }
 }
 
-/** A year's report read as npm run stats reads it (in process, read-only), and rendered as /admin renders it. */
-async function reportParts(settings: DatabaseSettings): Promise<{ read: Summary; render: Summary }> {
+/**
+ * A year's report read as npm run stats reads it (in process, read-only), and rendered as /admin renders it;
+ * then the three grouped reads of the year's costs the report makes (server/costs/costStore.ts), each alone.
+ */
+async function reportParts(settings: DatabaseSettings): Promise<{ read: Summary; render: Summary; costs: CostParts }> {
   const database = await openDatabase(settings, { logger: silentLogger, readOnly: true });
   try {
     const reads: number[] = [];
@@ -185,10 +193,34 @@ async function reportParts(settings: DatabaseSettings): Promise<{ read: Summary;
       reads.push(read - started);
       renders.push(performance.now() - read);
     }
-    return { read: summary(reads), render: summary(renders) };
+    const range = reportRange({ days: volumeDays });
+    const timed = async (read: () => Promise<unknown>) => {
+      const times: number[] = [];
+      for (let run = 0; run < runs.parts; run++) {
+        const started = performance.now();
+        await read();
+        times.push(performance.now() - started);
+      }
+      return summary(times);
+    };
+    const costs: CostParts = {
+      rows: Number((await database.db.selectFrom('costs').select((eb) => eb.fn.countAll().as('rows')).where('day', '>=', range.from).where('day', '<=', range.to).executeTakeFirstOrThrow()).rows),
+      bySource: await timed(() => readCostTotals(database.db, range)),
+      byCampaign: await timed(() => readCampaignCostTotals(database.db, range)),
+      byDay: await timed(() => readDailyCostTotals(database.db, range)),
+    };
+    return { read: summary(reads), render: summary(renders), costs };
   } finally {
     await database.close();
   }
+}
+
+/** The year's costs rows, and what each grouped read of them took. */
+interface CostParts {
+  rows: number;
+  bySource: Summary;
+  byCampaign: Summary;
+  byDay: Summary;
 }
 
 /**

@@ -2,13 +2,15 @@ import { utcDay } from '../../server/lib/utcDay';
 import { pagePaths } from '../../shared/routes';
 import { dayLiteral, int, type BulkWriter } from './bulkWriter';
 import { apportion, type VolumeCounts, type VolumeDay } from './volumePlan';
-import { drawClicks, drawPayout, drawVisitors, refundShare, viewPageWeights, viewsPerVisitor } from './volumeTraffic';
+import { drawClicks, drawPayout, drawVisitors, paidCampaigns, refundShare, viewPageWeights, viewsPerVisitor, type PaidAd, type Visitor } from './volumeTraffic';
 
 /**
- * The volume part's rows: a year of a busy site's page views, clicks and conversions, written into a
- * database already at the current schema. Page views, the bulk, are made by the database itself from a
- * series of numbers joined to the day's visitors and to a table of pages; the day's visitors, its clicks
- * (each needs a click ID) and its conversions (each copies its click) are drawn here and inserted in batches.
+ * The volume part's rows: a year of a busy site's page views, clicks, conversions and ad costs, written
+ * into a database already at the current schema. Page views, the bulk, are made by the database itself
+ * from a series of numbers joined to the day's visitors and to a table of pages; the day's visitors, its
+ * clicks (each needs a click ID), its conversions (each copies its click) and each paid ad's cost of the
+ * day are drawn here and inserted in batches. The days are not closed here: the built server closes them
+ * at start-up with its own job, so daily_counts is what a real installation's would be.
  */
 
 /** Multipliers for numbering rows in a scrambled order (modulo a prime): which visitor, page, moment and landing a view is. */
@@ -19,43 +21,69 @@ const bucket = (multiplier: number, n: number) => `(i * ${int(multiplier)} % ${p
 /** The page table has this many rows, each page as many as its share. */
 const pageBuckets = 1000;
 
-const visitorColumns = [['n', 'bigint'], ['visitor', 'text'], ['source', 'text'], ['referrer_host', 'text'], ['medium', 'text'], ['campaign', 'text'], ['device', 'text']] as const;
-const clickColumns = [['at', 'bigint'], ['day', 'text'], ['placement', 'text'], ['page', 'text'], ['referrer_host', 'text'], ['device', 'text'], ['visitor', 'text'], ['via', 'text'], ['click_id', 'text'], ['source', 'text']] as const;
+const visitorColumns = [['n', 'bigint'], ['visitor', 'text'], ['source', 'text'], ['referrer_host', 'text'], ['medium', 'text'], ['campaign', 'text'], ['content', 'text'], ['device', 'text']] as const;
+const clickColumns = [
+  ['at', 'bigint'], ['day', 'text'], ['placement', 'text'], ['page', 'text'], ['referrer_host', 'text'], ['device', 'text'], ['visitor', 'text'], ['via', 'text'], ['click_id', 'text'], ['source', 'text'],
+  ['campaign', 'text'], ['content', 'text'],
+] as const;
 const conversionColumns = [
   ['txid', 'text'], ['subid', 'text'], ['click_id', 'text'], ['placement', 'text'], ['payout_micros', 'bigint'], ['currency', 'text'], ['status', 'text'],
   ['received_at', 'bigint'], ['day', 'text'], ['reversed_at', 'bigint'], ['click_day', 'text'], ['page', 'text'], ['source', 'text'], ['device', 'text'],
+  ['campaign', 'text'], ['content', 'text'],
 ] as const;
+const costColumns = [['day', 'text'], ['source', 'text'], ['campaign', 'text'], ['content', 'text'], ['currency', 'text'], ['amount_micros', 'bigint'], ['updated_at', 'bigint']] as const;
 const eventColumns = [['txid', 'text'], ['status', 'text'], ['outcome', 'text'], ['subid', 'text'], ['payout_micros', 'bigint'], ['currency', 'text'], ['via', 'text'], ['received_at', 'bigint']] as const;
 
 export interface VolumeWritten extends VolumeCounts {
   visitors: number;
   refunds: number;
+  /** Visitor-days brought by the paid campaigns, and the costs rows written for them. */
+  paidVisitors: number;
+  costs: number;
+}
+
+/**
+ * A day's costs of the paid campaigns, in USD: one row per ad, or per campaign (content '') when it has one
+ * ad, as Google Ads reports a campaign's cost; every campaign every day, whatever it brought. An ad's cost is
+ * its visitors that day times its cost per visitor, give or take 10%, plus what its impressions cost
+ * without a visit (a twentieth of a visitor's), so a day that brought nobody still costs something.
+ */
+export function costRows(day: string, visitors: readonly Visitor[], updatedAt: number): unknown[][] {
+  const perAd = new Map<PaidAd, number>();
+  for (const { ad } of visitors) if (ad) perAd.set(ad, (perAd.get(ad) ?? 0) + 1);
+  return paidCampaigns.flatMap(({ source, campaign, ads }) =>
+    ads.map((ad) => {
+      const amount = ((perAd.get(ad) ?? 0) + 0.05) * ad.costPerVisitorMicros * (0.9 + 0.2 * Math.random());
+      return [day, source, campaign, ads.length === 1 ? '' : ad.content, 'USD', Math.round(amount), updatedAt];
+    }),
+  );
 }
 
 /**
  * Writes the plan's rows day by day, each day in one transaction; onDay is told after each. Conversions
  * come from the day's clicks with a click ID, arrive minutes to days later (never after now), and copy
- * their click's day, placement, page, source and device, as server/conversions does.
+ * their click's day, placement, page, source, device, campaign and ad, as server/conversions does. Each
+ * paid ad's cost of the day goes in with the day (costRows).
  */
 export async function writeVolume(writer: BulkWriter, plan: readonly VolumeDay[], now: Date, onDay: (done: number) => void = () => {}): Promise<VolumeWritten> {
-  await writer.run('create temp table bench_visitors (n bigint primary key, visitor text not null, source text, referrer_host text, medium text, campaign text, device text not null)');
+  await writer.run('create temp table bench_visitors (n bigint primary key, visitor text not null, source text, referrer_host text, medium text, campaign text, content text, device text not null)');
   await writer.run('create temp table bench_pages (bucket bigint primary key, page text not null)');
   const pages = apportion(pageBuckets, pagePaths.map((page) => viewPageWeights[page] ?? 0.02)).flatMap((share, k) => Array<string>(share).fill(pagePaths[k]!));
   await writer.insert('bench_pages', [['bucket', 'bigint'], ['page', 'text']], pages.map((page, k) => [k, page]));
-  const written: VolumeWritten = { views: 0, clicks: 0, conversions: 0, visitors: 0, refunds: 0 };
+  const written: VolumeWritten = { views: 0, clicks: 0, conversions: 0, visitors: 0, refunds: 0, paidVisitors: 0, costs: 0 };
   let firstView = 1;
   let txid = 0;
   for (const [k, day] of plan.entries()) {
     await writer.run('begin');
     const visitors = drawVisitors(Math.max(1, Math.ceil(day.views / viewsPerVisitor)));
     await writer.run('delete from bench_visitors');
-    await writer.insert('bench_visitors', visitorColumns, visitors.map(({ n, visitor, source, device }) => [n, visitor, source.source, source.referrerHost, source.medium, source.campaign, device]));
+    await writer.insert('bench_visitors', visitorColumns, visitors.map(({ n, visitor, source, campaign, content, device }) => [n, visitor, source.source, source.referrerHost, source.medium, campaign, content, device]));
     if (day.views > 0) {
       const last = firstView + day.views - 1;
       await writer.run(`${writer.series(firstView, last)}
-        insert into views (at, day, page, referrer_host, source, medium, campaign, device, visitor)
+        insert into views (at, day, page, referrer_host, source, medium, campaign, content, device, visitor)
         select ${int(day.start)} + ${bucket(scramble.moment, day.span)}, ${dayLiteral(day.day)}, p.page,
-          case when ${bucket(scramble.landing, viewsPerVisitor)} = 0 then v.referrer_host end, v.source, v.medium, v.campaign, v.device, v.visitor
+          case when ${bucket(scramble.landing, viewsPerVisitor)} = 0 then v.referrer_host end, v.source, v.medium, v.campaign, v.content, v.device, v.visitor
         from series
         join bench_visitors v on v.n = ${bucket(scramble.visitor, visitors.length)}
         join bench_pages p on p.bucket = ${bucket(scramble.page, pageBuckets)}`);
@@ -67,6 +95,8 @@ export async function writeVolume(writer: BulkWriter, plan: readonly VolumeDay[]
       clickColumns,
       clicks.map(({ at, day: clickDay, placement, page, visitor, clickId }) => [
         at, clickDay, placement, page, visitor.source.referrerHost, visitor.device, visitor.visitor, clickId ? 'beacon' : 'ping', clickId, clickId ? visitor.source.source : null,
+        // A ping knows no visit: no source, campaign or ad (as server/clicks records it).
+        clickId ? visitor.campaign : null, clickId ? visitor.content : null,
       ]),
     );
     const withId = clicks.filter((click) => click.clickId !== null);
@@ -84,6 +114,7 @@ export async function writeVolume(writer: BulkWriter, plan: readonly VolumeDay[]
       conversions.push([
         id, click.clickId, click.clickId, click.placement, payout, 'USD', refundedAt === null ? 'sale' : 'refund',
         receivedAt, utcDay(new Date(receivedAt)), refundedAt, click.day, click.page, click.visitor.source.source, click.visitor.device,
+        click.visitor.campaign, click.visitor.content,
       ]);
       events.push([id, 'sale', 'recorded', click.clickId, payout, 'USD', 'postback', receivedAt]);
       if (refundedAt !== null) events.push([id, 'refund', 'reversed', click.clickId, payout, 'USD', 'postback', refundedAt]);
@@ -91,7 +122,11 @@ export async function writeVolume(writer: BulkWriter, plan: readonly VolumeDay[]
     }
     await writer.insert('conversions', conversionColumns, conversions);
     await writer.insert('conversion_events', eventColumns, events);
+    const costs = costRows(day.day, visitors, now.getTime());
+    await writer.insert('costs', costColumns, costs);
     await writer.run('commit');
+    written.paidVisitors += visitors.filter((visitor) => visitor.ad !== null).length;
+    written.costs += costs.length;
     written.views += day.views;
     written.clicks += clicks.length;
     written.conversions += conversions.length;
