@@ -22,9 +22,12 @@ function Costs({ costByCurrency }: { costByCurrency: Record<string, number> }) {
   ));
 }
 
-/** The most a visitor and a sale may cost for the row to break even, as the verdict's cell ends with it. */
-function breakEvenText({ breakEven }: SourceCosts, currency: string): string {
-  if (breakEven === null) return '';
+/**
+ * The most a visitor and a sale may cost for the row to break even, as the verdict's cell ends with it;
+ * nothing before its first sale (0 a visitor would be true and of no use).
+ */
+function breakEvenText({ breakEven, revenue }: SourceCosts, currency: string): string {
+  if (breakEven === null || revenue === 0) return '';
   const parts = [
     breakEven.maxCostPerVisitor === null ? null : `${amountText(breakEven.maxCostPerVisitor, currency)} a visitor`,
     breakEven.maxCostPerSale === null ? null : `${amountText(breakEven.maxCostPerSale, currency)} a sale`,
