@@ -1,3 +1,4 @@
+import { createCostStore } from '../../server/costs/costStore';
 import path from 'node:path';
 import { createClickStore } from '../../server/clicks/clickStore';
 import { parseConversion } from '../../server/conversions/conversionFields';
@@ -88,6 +89,19 @@ describe.each(engines)('npm run stats on %s', (engine) => {
       const day = today.toISOString().slice(0, 10);
       expect(out.split('\n')).toEqual(expect.arrayContaining(['day,placement,clicks,visitors,conversions,revenue', `${day},hero,1,1,1,0`, `${day},bonus,0,0,1,4`]));
       expect(err).toBe('stats: revenue is in EUR; 12.50 USD earned in other currencies is not in the CSV (--json has it)\n');
+    });
+
+    it('writes spend and profit per source, campaign and ad with --csv --spend, and refuses --spend alone with 64', async () => {
+      const day = today.toISOString().slice(0, 10);
+      await createCostStore(stats.db).replaceCosts([{ day, source: 'newsletter', campaign: 'november', content: 'banner', amountMicros: 3_000_000, currency: 'EUR' }]);
+      const { code, out, err } = await run(statsMain, ['--csv', '--spend', '--days', '1'], stats.env);
+      expect({ code, err }).toEqual({ code: 0, err: '' });
+      const lines = out.trim().split('\n');
+      expect(lines[0]).toBe('level,source,campaign,content,currency,cost,cost_other,visitors,clicks,conversions,revenue,profit,roi,chance_profitable,verdict');
+      expect(lines.slice(1).map((line) => line.split(',').slice(0, 6).join(','))).toEqual(['source,newsletter,,,EUR,3', 'source,,,,EUR,', 'campaign,newsletter,november,,EUR,3', 'ad,newsletter,november,banner,EUR,3']);
+      const alone = await run(statsMain, ['--spend'], stats.env);
+      expect(alone.code).toBe(64);
+      expect(alone.err).toMatch(/^stats: --spend is a form of --csv/);
     });
 
     describe('with more sources than the top 20', () => {
