@@ -1,4 +1,5 @@
 import { isIP } from 'node:net';
+import path from 'node:path';
 import { redactUrl, type DatabaseSettings } from './db/databaseSettings';
 import { isHostName } from './lib/hostName';
 import { isEmailAddress } from './lib/emailAddress';
@@ -38,6 +39,8 @@ export interface Config {
   conversionsKey: string | undefined;
   /** Where alerts (and the weekly digest) go; undefined when neither a webhook nor e-mail is set (server/alerts/alertsConfig.ts). */
   alerts: AlertsConfig | undefined;
+  /** The folder the server keeps its daily copies of the SQLite file in (server/backup/); undefined means no backups by the server. */
+  backupDir: string | undefined;
 }
 
 export interface StatisticsConfig {
@@ -78,6 +81,7 @@ export function loadConfig(env: Env = process.env): Config {
     contactEmail: parseContactEmail(env.CONTACT_EMAIL, siteUrl),
     conversionsKey: parseConversionsKey(env, statistics !== undefined),
     alerts: parseAlertsConfig(env, siteUrl, statistics !== undefined),
+    backupDir: parseBackupDir(env.BACKUP_DIR, statistics),
   };
 }
 
@@ -273,6 +277,23 @@ function parseConversionsKey(env: Env, statisticsOn: boolean): string | undefine
   }
   if (!statisticsOn) {
     throw new ConfigError('CONVERSIONS_KEY needs the statistics database, which CLICK_STATS=off turns off: unset one of the two');
+  }
+  return value;
+}
+
+/**
+ * The server backs up the SQLite file only: PostgreSQL has pg_dump (docs/backups.md), and an in-memory
+ * database has no file. Its own folder, never CLICKS_DB's, since the retention deletes old copies in it by name.
+ */
+function parseBackupDir(raw: string | undefined, statistics: StatisticsConfig | undefined): string | undefined {
+  const value = given(raw);
+  if (value === undefined) return undefined;
+  if (!statistics) throw new ConfigError('BACKUP_DIR backs up the statistics database, which CLICK_STATS=off turns off: unset one of the two');
+  const { database } = statistics;
+  if (database.engine === 'postgres') throw new ConfigError('BACKUP_DIR backs up the SQLite file CLICKS_DB; with DATABASE_URL set, back PostgreSQL up with pg_dump (see docs/backups.md) and unset BACKUP_DIR');
+  if (database.file === ':memory:') throw new ConfigError('BACKUP_DIR has nothing to back up while CLICKS_DB is :memory:');
+  if (path.resolve(value) === path.dirname(path.resolve(database.file))) {
+    throw new ConfigError(`BACKUP_DIR must be a folder of its own, not the one holding CLICKS_DB (old copies in it are deleted by name), got "${raw}"`);
   }
   return value;
 }
