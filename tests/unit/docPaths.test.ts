@@ -8,7 +8,7 @@ import { filesUnder, readProjectFile, typeScriptSources } from '../support/proje
  *
  * The rule, for every word of an inline code span and every link target in README.md and docs/*.md:
  * - a path that starts at one of the project's folders (`server/…`, `shared/…`, `client/…`, `scripts/…`,
- *   `tests/…`, `docs/…`, `art/…`, `public/…`) must exist from the repository's root, a folder if it ends in `/`;
+ *   `tests/…`, `docs/…`, `art/…`, `public/…`, `deploy/…`) must exist from the repository's root, a folder if it ends in `/`;
  * - a link target is resolved from the page's own folder, as a reader's browser does;
  * - any other name of a source file (`funnelReport.ts`, `rules/allRules.ts`) or of a folder (`TopBar/`) is a
  *   name inside the folder its sentence talks about, so it must end some path in the tree;
@@ -20,7 +20,7 @@ import { filesUnder, readProjectFile, typeScriptSources } from '../support/proje
  * suffix rule.
  */
 
-const projectFolders = ['server', 'shared', 'client', 'scripts', 'tests', 'docs', 'art', 'public'];
+const projectFolders = ['server', 'shared', 'client', 'scripts', 'tests', 'docs', 'art', 'public', 'deploy'];
 const files = ['README.md', 'build.ts', 'package.json', 'tsconfig.json', 'jest.config.js', ...projectFolders.flatMap(filesUnder)];
 const folders = [...new Set(files.flatMap((file) => file.split('/').slice(0, -1).map((_, at, parts) => `${parts.slice(0, at + 1).join('/')}/`)))];
 
