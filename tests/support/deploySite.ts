@@ -185,6 +185,17 @@ export interface SiteNginx {
  * made readable to them, as tests/support/nginx.ts does.
  */
 export async function startSiteNginx(appPort: number, timeoutMs = 10_000): Promise<SiteNginx> {
+  // Another process may take a free port between the probe and nginx's bind: try other ports, twice at most.
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await launchSiteNginx(appPort, timeoutMs);
+    } catch (error) {
+      if (attempt === 3 || !(error instanceof Error && /already in use/.test(error.message))) throw error;
+    }
+  }
+}
+
+async function launchSiteNginx(appPort: number, timeoutMs: number): Promise<SiteNginx> {
   const bin = findNginx();
   const prefix = mkdtempSync(path.join(tmpdir(), 'auctions-guide-site-'));
   try {
