@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import { engineOf } from '../db/engineOf';
 import type { Schema } from '../db/schema';
-import { rawColumns, Tallies, type DayCountsByDimension, type RawRow } from './rawDayCounts';
+import { rawIdSpan, readRawPages, Tallies, type DayCountsByDimension, type RawRow } from './rawDayCounts';
 
 /** A raw row as read here, with its number (PostgreSQL's bigint arrives as a number). */
 type NumberedRow = RawRow & { id: number };
@@ -40,7 +40,6 @@ async function snapshot(db: Kysely<Schema>): Promise<{ xmin: bigint; xmax: bigin
   return { xmin: BigInt(rows[0]!.xmin), xmax: BigInt(rows[0]!.xmax) };
 }
 
-const highest = (rows: readonly NumberedRow[], floor: number) => rows.reduce((max, row) => Math.max(max, Number(row.id)), floor);
 
 /**
  * The days after the last closed one (today, and yesterday in the minutes before it closes), counted from
@@ -82,21 +81,29 @@ export class OpenDayCounter {
     }
     const postgres = engineOf(db) === 'postgres';
     const before = postgres ? await snapshot(db) : undefined;
-    const [views, clicks] = await Promise.all([this.readAfterSettled(db, 'views'), this.readAfterSettled(db, 'clicks')]);
-    const read: Ids = { views: highest(views, this.settledIds.views), clicks: highest(clicks, this.settledIds.clicks) };
-    let settleTo = read;
+    // What settles is known before the read: on SQLite every row read (one connection writes at a time);
+    // on PostgreSQL the rows up to the marks of earlier reads whose transactions have all ended.
+    let settleTo: Ids = { views: Infinity, clicks: Infinity };
     if (before) {
       settleTo = { ...this.settledIds };
       for (const mark of this.marks.filter((mark) => mark.xmax <= before.xmin && now - mark.at >= settleMs)) {
         settleTo = { views: Math.max(settleTo.views, mark.maxIds.views), clicks: Math.max(settleTo.clicks, mark.maxIds.clicks) };
       }
-      this.marks = this.marks.filter((mark) => mark.maxIds.views > settleTo.views || mark.maxIds.clicks > settleTo.clicks);
-      this.marks.push({ maxIds: read, xmax: (await snapshot(db)).xmax, at: now });
     }
+    // Rows read that do not settle yet are counted in `recent`, on top of the settled ones, and read again next time.
     const recent = new Tallies();
-    this.tally(views, 'view', settleTo.views, recent);
-    this.tally(clicks, 'click', settleTo.clicks, recent);
-    this.settledIds = settleTo;
+    const read: Ids = { views: 0, clicks: 0 };
+    for (const [table, kind] of [['views', 'view'], ['clicks', 'click']] as const) {
+      read[table] = await this.readAfterSettled(db, table, (rows) => this.tally(rows, kind, settleTo[table], recent));
+    }
+    if (before) {
+      const settled = settleTo;
+      this.marks = this.marks.filter((mark) => mark.maxIds.views > settled.views || mark.maxIds.clicks > settled.clicks);
+      this.marks.push({ maxIds: read, xmax: (await snapshot(db)).xmax, at: now });
+      this.settledIds = settled;
+    } else {
+      this.settledIds = read;
+    }
     return this.settled.counts(recent);
   }
 
@@ -108,14 +115,19 @@ export class OpenDayCounter {
     this.marks = [];
   }
 
-  /** The rows after the settled ones: every open day's on a fresh start (through the day index), else those numbered since (through the id). */
-  private async readAfterSettled(db: Kysely<Schema>, table: Table): Promise<NumberedRow[]> {
-    const after = this.settledIds[table];
-    // One condition or the other, never both, so that each engine takes the index meant (asked for
-    // both, or for "order by id", SQLite walked the whole table in id order).
-    const where = after === 0 ? sql`day >= ${this.start}` : sql`id > ${after}`;
-    const columns = sql.join(['id', ...rawColumns[table]].map((column) => sql.ref(column)));
-    return (await sql<NumberedRow>`select ${columns} from ${sql.table(table)} where ${where}`.execute(db)).rows;
+  /**
+   * Reads the rows after the settled ones a page at a time, handing each to `page`: every open day's on a
+   * fresh start (from the first of them, found through the day index), else those numbered since. Resolves
+   * to the highest number read.
+   */
+  private async readAfterSettled(db: Kysely<Schema>, table: Table, page: (rows: readonly NumberedRow[]) => void): Promise<number> {
+    let after = this.settledIds[table];
+    if (after === 0) {
+      const span = await rawIdSpan(db, table, this.start);
+      if (!span) return 0;
+      after = span.first - 1;
+    }
+    return readRawPages<RawRow>(db, table, after, undefined, page);
   }
 
   /** Tallies for good the rows numbered up to settleTo, and the rest in `recent`. Rows of closed days (a late report) are left out. */

@@ -1,6 +1,7 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Schema } from '../db/schema';
 import { adValue, campaignValue, dimensions, maxValuesPerDay, othersValue, type DayCountRow, type Dimension } from './dimensions';
+import { DistinctCount, valuePrecision, wholePrecision } from './distinctCount';
 
 /** Day counts per dimension, as raw rows count to: one row per day and value, at most maxValuesPerDay values a day plus one othersValue row. */
 export type DayCountsByDimension = Map<Dimension, DayCountRow[]>;
@@ -39,22 +40,46 @@ const valuesOf: Record<Dimension, (row: RawRow) => readonly string[]> = {
 
 interface Tally {
   views: number;
-  visitors: Set<string>;
+  visitors: DistinctCount;
   clicks: number;
-  clickers: Set<string>;
+  clickers: DistinctCount;
 }
 
-const emptyTally = (): Tally => ({ views: 0, visitors: new Set(), clicks: 0, clickers: new Set() });
+/** The dimensions with a few values whose visitors are the figures read first: counted more closely (distinctCount.ts). */
+const wholeDayDimensions: ReadonlySet<Dimension> = new Set(['all', 'device']);
+
+const emptyTally = (dimension?: Dimension): Tally => {
+  const precision = dimension && wholeDayDimensions.has(dimension) ? wholePrecision : valuePrecision;
+  return { views: 0, visitors: new DistinctCount(precision), clicks: 0, clickers: new DistinctCount(precision) };
+};
+
+/**
+ * A day keeps at most this many values of a dimension apart while it is tallied: twice what a closed day
+ * keeps, so the order of the values it keeps is right for all but the last-come of a flood. A value first
+ * seen after them is tallied in the day's othersValue row, with how many such values there were (a count
+ * of them, as visitors are). With at most 4 KB a distinct count, two counts a value, this bounds what a
+ * day's tallies hold whatever the traffic: see docs/funnel.md#reports-at-volume.
+ */
+export const maxValuesTallied = 2 * maxValuesPerDay;
+
+/** A day's values past maxValuesTallied, tallied together. */
+interface Overflow {
+  tally: Tally;
+  values: DistinctCount;
+}
 
 /** Dimension, then day, then value. */
 type TallyMap = Map<Dimension, Map<string, Map<string, Tally>>>;
 
 /**
- * Views and clicks tallied per dimension, day and value, with the distinct visitors behind each: what a
- * day's raw rows count to, built from rows in any order and in any number of reads.
+ * Views and clicks tallied per dimension, day and value, with the distinct visitors behind each (a
+ * DistinctCount: exact while few, a 4 KB sketch past that): what a day's raw rows count to, built from
+ * rows in any order and in any number of reads.
  */
 export class Tallies {
   private readonly byDimension: TallyMap = new Map(dimensions.map((dimension) => [dimension, new Map()]));
+  /** Per dimension and day, the values past maxValuesTallied. */
+  private readonly overflow = new Map<string, Overflow>();
   /**
    * Each dimension's day as counts() last made it from these tallies alone, until a row of that day is
    * added: a day flooded with a hundred thousand values is sorted again only when it changes.
@@ -69,7 +94,8 @@ export class Tallies {
         let values = days.get(row.day);
         if (!values) days.set(row.day, (values = new Map()));
         let tally = values.get(value);
-        if (!tally) values.set(value, (tally = emptyTally()));
+        if (!tally && values.size >= maxValuesTallied) tally = this.overflowOf(dimension, row.day, value);
+        else if (!tally) values.set(value, (tally = emptyTally(dimension)));
         if (kind === 'view') {
           tally.views++;
           tally.visitors.add(row.visitor);
@@ -82,6 +108,15 @@ export class Tallies {
     }
   }
 
+  /** The tally of a day's values past maxValuesTallied, counting `value` among them. */
+  private overflowOf(dimension: Dimension, day: string, value: string): Tally {
+    const key = `${dimension} ${day}`;
+    let overflow = this.overflow.get(key);
+    if (!overflow) this.overflow.set(key, (overflow = { tally: emptyTally(dimension), values: new DistinctCount() }));
+    overflow.values.add(value);
+    return overflow.tally;
+  }
+
   /** Forgets the days before `day` (closed since they were tallied). */
   forgetDaysBefore(day: string): void {
     for (const [dimension, days] of this.byDimension) {
@@ -89,6 +124,7 @@ export class Tallies {
         if (tallied >= day) continue;
         days.delete(tallied);
         this.made.delete(`${dimension} ${tallied}`);
+        this.overflow.delete(`${dimension} ${tallied}`);
       }
     }
   }
@@ -106,11 +142,11 @@ export class Tallies {
       counts.set(
         dimension,
         days.flatMap((day) => {
-          const addedValues = added?.get(day);
-          if (addedValues) return countDay(day, base.get(day), addedValues);
           const key = `${dimension} ${day}`;
+          const addedValues = added?.get(day);
+          if (addedValues) return countDay(day, { values: base.get(day), overflow: this.overflow.get(key) }, { values: addedValues, overflow: extra?.overflow.get(key) });
           let rows = this.made.get(key);
-          if (!rows) this.made.set(key, (rows = countDay(day, base.get(day), undefined)));
+          if (!rows) this.made.set(key, (rows = countDay(day, { values: base.get(day), overflow: this.overflow.get(key) }, undefined)));
           return rows;
         }),
       );
@@ -119,28 +155,35 @@ export class Tallies {
   }
 }
 
-/** One day's values of a dimension, from its tallies and those added on top, in valueOrder and capped. */
-function countDay(day: string, base: ReadonlyMap<string, Tally> | undefined, added: ReadonlyMap<string, Tally> | undefined): DayCountRow[] {
-  const values: DayCountRow[] = [];
-  const row = (value: string, one: Tally, two: Tally | undefined): DayCountRow => ({
+/** A day's tallies of one dimension: its values kept apart, and those past them. */
+interface DayTallies {
+  values: ReadonlyMap<string, Tally> | undefined;
+  overflow: Overflow | undefined;
+}
+
+/** A value's counts from a tally and one added on top of it (a visitor in both counts once). */
+function countOf(day: string, value: string, one: Tally, two: Tally | undefined): DayCountRow {
+  return {
     day,
     value,
     views: one.views + (two?.views ?? 0),
-    visitors: one.visitors.size + (two ? countNew(two.visitors, one.visitors) : 0),
+    visitors: two ? one.visitors.countWith(two.visitors) : one.visitors.count,
     clicks: one.clicks + (two?.clicks ?? 0),
-    clickers: one.clickers.size + (two ? countNew(two.clickers, one.clickers) : 0),
+    clickers: two ? one.clickers.countWith(two.clickers) : one.clickers.count,
     distinctValues: 1,
-  });
-  for (const [value, tally] of base ?? []) values.push(row(value, tally, added?.get(value)));
-  for (const [value, tally] of added ?? []) if (!base?.has(value)) values.push(row(value, emptyTally(), tally));
-  return capped(day, values.sort(byValueOrder));
+  };
 }
 
-/** How many of `added` are not in `base`. */
-function countNew(added: Set<string>, base: Set<string>): number {
-  let count = 0;
-  for (const visitor of added) if (!base.has(visitor)) count++;
-  return count;
+/** One day's values of a dimension, from its tallies and those added on top, in valueOrder and capped. */
+function countDay(day: string, base: DayTallies, added: DayTallies | undefined): DayCountRow[] {
+  const values: DayCountRow[] = [];
+  for (const [value, tally] of base.values ?? []) values.push(countOf(day, value, tally, added?.values?.get(value)));
+  for (const [value, tally] of added?.values ?? []) if (!base.values?.has(value)) values.push(countOf(day, value, tally, undefined));
+  const overflow = [base.overflow, added?.overflow].filter((one): one is Overflow => one !== undefined);
+  if (overflow.length === 0) return capped(day, values.sort(byValueOrder));
+  const [first, second] = overflow;
+  const others = { ...countOf(day, othersValue, first!.tally, second?.tally), distinctValues: second ? first!.values.countWith(second.values) : first!.values.count };
+  return capped(day, values.sort(byValueOrder), others);
 }
 
 /** valueOrder (dayCounts.ts) in JavaScript: most visitors, then most clicks, '' after named values, then by name. */
@@ -148,14 +191,17 @@ function byValueOrder(a: DayCountRow, b: DayCountRow): number {
   return b.visitors - a.visitors || b.clicks - a.clicks || Number(a.value === '') - Number(b.value === '') || (a.value < b.value ? -1 : a.value > b.value ? 1 : 0);
 }
 
-/** A day's values in order, the ones past maxValuesPerDay added up into one othersValue row that says how many it holds. */
-function capped(day: string, values: DayCountRow[]): DayCountRow[] {
-  if (values.length <= maxValuesPerDay) return values;
-  const rest = values.slice(maxValuesPerDay);
-  const sum = (key: 'views' | 'visitors' | 'clicks' | 'clickers') => rest.reduce((total, row) => total + row[key], 0);
+/**
+ * A day's values in order, the ones past maxValuesPerDay added up into one othersValue row that says how
+ * many it holds, with the values tallied past maxValuesTallied (`others`) added to it.
+ */
+function capped(day: string, values: DayCountRow[], others?: DayCountRow): DayCountRow[] {
+  if (values.length <= maxValuesPerDay && !others) return values;
+  const rest = [...values.slice(maxValuesPerDay), ...(others ? [others] : [])];
+  const sum = (key: 'views' | 'visitors' | 'clicks' | 'clickers' | 'distinctValues') => rest.reduce((total, row) => total + row[key], 0);
   return [
     ...values.slice(0, maxValuesPerDay),
-    { day, value: othersValue, views: sum('views'), visitors: sum('visitors'), clicks: sum('clicks'), clickers: sum('clickers'), distinctValues: rest.length },
+    { day, value: othersValue, views: sum('views'), visitors: sum('visitors'), clicks: sum('clicks'), clickers: sum('clickers'), distinctValues: sum('distinctValues') },
   ];
 }
 
@@ -165,19 +211,61 @@ export const rawColumns = {
   clicks: ['day', 'visitor', 'placement', 'source', 'page', 'device', 'referrer_host', 'variants', 'campaign', 'content'],
 } as const;
 
+/** Raw rows are read this many at a time, so a busy day is never held whole (issue 28). */
+export const rawPageRows = 5000;
+
+type RawTable = 'views' | 'clicks';
+
 /**
- * The raw views and clicks of days from..to, counted per dimension, day and value in one read of each
- * raw table: what closing a day writes (server/jobs/closeDays.ts). One read rather than one query per
- * dimension, since each query would scan a busy day's rows again. The tally holds a set of visitor
- * hashes per value, bounded by the rows read.
+ * The first and last number of a raw table's rows of days from..to (to: undefined, every day from on),
+ * through the day index; null when there are none. Rows are numbered in the order they arrive, so the
+ * days' rows lie between (with a few of other days: a late report, which callers leave out by its day).
+ */
+export async function rawIdSpan(db: Kysely<Schema>, table: RawTable, from: string, to?: string): Promise<{ first: number; last: number } | null> {
+  let query = db.selectFrom(table).where('day', '>=', from);
+  if (to !== undefined) query = query.where('day', '<=', to);
+  const row = await query.select((eb) => [eb.fn.min('id').as('first'), eb.fn.max('id').as('last')]).executeTakeFirst();
+  return row?.first === null || row?.first === undefined ? null : { first: Number(row.first), last: Number(row.last) };
+}
+
+/**
+ * Reads a raw table's rows numbered after `after` (and up to `upTo` when given) in pages of rawPageRows,
+ * in number order, handing each page to `page` before the next is read: what the caller keeps of them
+ * is all it holds. Resolves to the highest number read (`after` when none).
+ */
+export async function readRawPages<Row extends RawRow>(
+  db: Kysely<Schema>,
+  table: RawTable,
+  after: number,
+  upTo: number | undefined,
+  page: (rows: readonly (Row & { id: number })[]) => void,
+): Promise<number> {
+  const columns = sql.join(['id', ...rawColumns[table]].map((column) => sql.ref(column)));
+  let last = after;
+  for (;;) {
+    const bound = upTo === undefined ? sql`` : sql`and id <= ${upTo}`;
+    const { rows } = await sql<Row & { id: number }>`select ${columns} from ${sql.table(table)} where id > ${last} ${bound} order by id limit ${rawPageRows}`.execute(db);
+    if (rows.length === 0) return last;
+    page(rows);
+    last = Number(rows.at(-1)!.id);
+    if (rows.length < rawPageRows) return last;
+  }
+}
+
+/**
+ * The raw views and clicks of days from..to, counted per dimension, day and value: what closing a day
+ * writes (server/jobs/closeDays.ts). One pass over each raw table's rows of those days, a page at a time,
+ * rather than one query per dimension, since each query would scan a busy day's rows again; what it holds
+ * is the tallies, bounded whatever the day brought (distinctCount.ts, maxValuesTallied).
  */
 export async function readRawDayCounts(db: Kysely<Schema>, from: string, to: string = from): Promise<DayCountsByDimension> {
   const tallies = new Tallies();
-  const [views, clicks] = await Promise.all([
-    db.selectFrom('views').where('day', '>=', from).where('day', '<=', to).select(rawColumns.views).execute(),
-    db.selectFrom('clicks').where('day', '>=', from).where('day', '<=', to).select(rawColumns.clicks).execute(),
-  ]);
-  for (const row of views) tallies.add(row, 'view');
-  for (const row of clicks) tallies.add(row, 'click');
+  for (const [table, kind] of [['views', 'view'], ['clicks', 'click']] as const) {
+    const span = await rawIdSpan(db, table, from, to);
+    if (!span) continue;
+    await readRawPages(db, table, span.first - 1, span.last, (rows) => {
+      for (const row of rows) if (row.day >= from && row.day <= to) tallies.add(row, kind);
+    });
+  }
   return tallies.counts();
 }

@@ -185,7 +185,10 @@ describe.each(engines)('closing days on %s', (engine) => {
     await close();
     expect(await forgetRawRows(db(), 10, now)).toEqual({ views: 4500, clicks: 0 });
     expect(await db().selectFrom('views').select('id').execute()).toEqual([]);
-    expect(await counts('2026-11-01', 'all')).toEqual([{ value: '', views: 4500, visitors: 4500, clicks: 0, clickers: 0, distinct_values: 1 }]);
+    // Past 128 a day's distinct visitors are a sketch's estimate (server/dayCounts/distinctCount.ts): within 3 standard errors.
+    const [all] = await counts('2026-11-01', 'all');
+    expect(all).toEqual({ value: '', views: 4500, visitors: expect.any(Number), clicks: 0, clickers: 0, distinct_values: 1 });
+    expect(Math.abs(Number(all!.visitors) - 4500) / 4500).toBeLessThan(3 * 0.0163);
   });
 });
 
