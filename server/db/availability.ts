@@ -2,15 +2,24 @@ import { errorSummary } from '../lib/errorText';
 import type { Logger } from '../lib/logger';
 
 /**
- * Whether the database answered its last request. Every query and connection passes through watch()
- * (see availabilityDialect.ts), so an outage is logged once, when it starts, and once more when the
- * database answers again: never once per request.
+ * What an operation asked of the database: a connection, a read, or a write (a statement that changes
+ * rows or the schema, or a commit).
+ */
+export type DatabaseOperation = 'connect' | 'read' | 'write';
+
+/**
+ * Whether the database answers. Every query and connection passes through watch() (see
+ * availabilityDialect.ts), so an outage is logged once, when it starts, and once more when the database
+ * answers again: never once per request, whatever fails. What ends an outage is an answer to what failed:
+ * an outage that began with a failed write (a full disk: connections and reads still succeed) ends when a
+ * write succeeds; any other when a read or a write does. A connection taken proves nothing either way,
+ * since the pool or the file hands one out before the database is asked anything.
  */
 export interface Availability {
   readonly available: boolean;
   /** When the current outage began (ms since the epoch); undefined while the database answers. */
   readonly downSince: number | undefined;
-  watch<T>(operation: Promise<T>): Promise<T>;
+  watch<T>(operation: Promise<T>, kind?: DatabaseOperation): Promise<T>;
   /** An error reported outside a query, such as an idle pooled connection that the server closed. */
   failed(error: unknown): void;
   /** Called once start-up has opened the database: before that, a failure is the start-up error's to report. */
@@ -19,14 +28,17 @@ export interface Availability {
 
 export function createAvailability(name: string, logger: Logger, now: () => number = Date.now): Availability {
   let downSince: number | undefined;
+  /** Whether the current outage began with a write, and so ends only with one. */
+  let writesFailed = false;
   let isOpen = false;
-  const failed = (error: unknown) => {
+  const failed = (error: unknown, kind: DatabaseOperation = 'read') => {
     if (!isOpen || downSince !== undefined) return;
     downSince = now();
+    writesFailed = kind === 'write';
     logger.error(`the database stopped answering (${name}): ${errorSummary(error)}; click reports get 503 and /admin is unavailable until it is back`);
   };
-  const succeeded = () => {
-    if (downSince === undefined) return;
+  const succeeded = (kind: DatabaseOperation) => {
+    if (downSince === undefined || kind === 'connect' || (writesFailed && kind !== 'write')) return;
     const seconds = Math.round((now() - downSince) / 1000);
     downSince = undefined;
     logger.info(`the database answers again (${name}) after ${seconds} s; counting resumed`);
@@ -38,19 +50,19 @@ export function createAvailability(name: string, logger: Logger, now: () => numb
     get downSince() {
       return downSince;
     },
-    watch(operation) {
+    watch(operation, kind = 'read') {
       return operation.then(
         (value) => {
-          succeeded();
+          succeeded(kind);
           return value;
         },
         (error: unknown) => {
-          failed(error);
+          failed(error, kind);
           throw error;
         },
       );
     },
-    failed,
+    failed: (error) => failed(error),
     opened() {
       isOpen = true;
     },

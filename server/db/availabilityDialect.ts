@@ -1,10 +1,17 @@
 import type { CompiledQuery, DatabaseConnection, Dialect, Driver, QueryResult, TransactionSettings } from 'kysely';
-import type { Availability } from './availability';
+import type { Availability, DatabaseOperation } from './availability';
+
+/** A statement that changes rows or the schema (a WITH that ends in one too): what a full disk refuses. */
+const writeStatement = /^\s*(?:insert|update|delete|replace|upsert|merge|create|drop|alter|vacuum|reindex|truncate|with\b[\s\S]*\b(?:insert|update|delete)\b)/i;
+
+/** Whether a compiled query reads or writes. */
+export const operationOf = (query: CompiledQuery): DatabaseOperation => (writeStatement.test(query.sql) ? 'write' : 'read');
 
 /**
- * Wraps a Kysely driver so that taking a connection and running a query both report to the
- * availability tracker. A pool that cannot connect fails in acquireConnection, before any query: that
- * is why the driver, and not Kysely's query log, is the place to watch.
+ * Wraps a Kysely driver so that taking a connection, running a query and committing all report to the
+ * availability tracker, each as what it is (availability.ts: a connection, a read or a write). A pool
+ * that cannot connect fails in acquireConnection, before any query: that is why the driver, and not
+ * Kysely's query log, is the place to watch.
  */
 class AvailabilityDriver implements Driver {
   readonly #originals = new WeakMap<DatabaseConnection, DatabaseConnection>();
@@ -19,9 +26,9 @@ class AvailabilityDriver implements Driver {
   }
 
   async acquireConnection(): Promise<DatabaseConnection> {
-    const connection = await this.availability.watch(this.inner.acquireConnection());
+    const connection = await this.availability.watch(this.inner.acquireConnection(), 'connect');
     const watched: DatabaseConnection = {
-      executeQuery: <R>(query: CompiledQuery): Promise<QueryResult<R>> => this.availability.watch(connection.executeQuery<R>(query)),
+      executeQuery: <R>(query: CompiledQuery): Promise<QueryResult<R>> => this.availability.watch(connection.executeQuery<R>(query), operationOf(query)),
       streamQuery: (query, chunkSize) => connection.streamQuery(query, chunkSize),
     };
     this.#originals.set(watched, connection);
@@ -32,8 +39,9 @@ class AvailabilityDriver implements Driver {
     return this.inner.beginTransaction(this.original(connection), settings);
   }
 
+  /** A commit is where a write can fail last (PostgreSQL writes its log then): it counts as a write. */
   commitTransaction(connection: DatabaseConnection): Promise<void> {
-    return this.inner.commitTransaction(this.original(connection));
+    return this.availability.watch(this.inner.commitTransaction(this.original(connection)), 'write');
   }
 
   rollbackTransaction(connection: DatabaseConnection): Promise<void> {
