@@ -10,10 +10,12 @@ export type DatabaseOperation = 'connect' | 'read' | 'write';
 /**
  * Whether the database answers. Every query and connection passes through watch() (see
  * availabilityDialect.ts), so an outage is logged once, when it starts, and once more when the database
- * answers again: never once per request, whatever fails. What ends an outage is an answer to what failed:
- * an outage that began with a failed write (a full disk: connections and reads still succeed) ends when a
- * write succeeds; any other when a read or a write does. A connection taken proves nothing either way,
- * since the pool or the file hands one out before the database is asked anything.
+ * answers again: never once per request, whatever fails. What ends an outage is an answer to what failed,
+ * once nothing has failed for recoveryQuietMs: an outage that began with a failed write (a full disk:
+ * connections and reads still succeed) ends when a write succeeds; any other when a read or a write does. A
+ * connection taken proves nothing either way, since the pool or the file hands one out before the
+ * database is asked anything; and on a full disk a write that fits in a page the file already had
+ * succeeds between the ones that fail, which is why one success alone is not the end.
  */
 export interface Availability {
   readonly available: boolean;
@@ -26,19 +28,25 @@ export interface Availability {
   opened(): void;
 }
 
+/** An outage ends at an answer that comes at least this long after the last failure. */
+export const recoveryQuietMs = 5_000;
+
 export function createAvailability(name: string, logger: Logger, now: () => number = Date.now): Availability {
   let downSince: number | undefined;
+  let lastFailureAt = 0;
   /** Whether the current outage began with a write, and so ends only with one. */
   let writesFailed = false;
   let isOpen = false;
   const failed = (error: unknown, kind: DatabaseOperation = 'read') => {
-    if (!isOpen || downSince !== undefined) return;
-    downSince = now();
+    if (!isOpen) return;
+    lastFailureAt = now();
+    if (downSince !== undefined) return;
+    downSince = lastFailureAt;
     writesFailed = kind === 'write';
     logger.error(`the database stopped answering (${name}): ${errorSummary(error)}; click reports get 503 and /admin is unavailable until it is back`);
   };
   const succeeded = (kind: DatabaseOperation) => {
-    if (downSince === undefined || kind === 'connect' || (writesFailed && kind !== 'write')) return;
+    if (downSince === undefined || kind === 'connect' || (writesFailed && kind !== 'write') || now() - lastFailureAt < recoveryQuietMs) return;
     const seconds = Math.round((now() - downSince) / 1000);
     downSince = undefined;
     logger.info(`the database answers again (${name}) after ${seconds} s; counting resumed`);
