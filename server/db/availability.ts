@@ -22,8 +22,8 @@ export interface Availability {
   /** When the current outage began (ms since the epoch); undefined while the database answers. */
   readonly downSince: number | undefined;
   watch<T>(operation: Promise<T>, kind?: DatabaseOperation): Promise<T>;
-  /** An error reported outside a query, such as an idle pooled connection that the server closed. */
-  failed(error: unknown): void;
+  /** An error reported outside a query, such as an idle pooled connection that the server closed, or the SQLite file found gone (a write failure). */
+  failed(error: unknown, kind?: DatabaseOperation): void;
   /** Called once start-up has opened the database: before that, a failure is the start-up error's to report. */
   opened(): void;
 }
@@ -70,7 +70,7 @@ export function createAvailability(name: string, logger: Logger, now: () => numb
         },
       );
     },
-    failed: (error) => failed(error),
+    failed: (error, kind) => failed(error, kind),
     opened() {
       isOpen = true;
     },

@@ -1,5 +1,6 @@
 import type { CompiledQuery, DatabaseConnection, Dialect, Driver, QueryResult, TransactionSettings } from 'kysely';
 import type { Availability, DatabaseOperation } from './availability';
+import type { SqliteFileGuard } from './sqliteFileGuard';
 
 /** A statement that changes rows or the schema (a WITH that ends in one too): what a full disk refuses. */
 const writeStatement = /^\s*(?:insert|update|delete|replace|upsert|merge|create|drop|alter|vacuum|reindex|truncate|with\b[\s\S]*\b(?:insert|update|delete)\b)/i;
@@ -19,6 +20,7 @@ class AvailabilityDriver implements Driver {
   constructor(
     private readonly inner: Driver,
     private readonly availability: Availability,
+    private readonly guard: SqliteFileGuard | undefined,
   ) {}
 
   init(): Promise<void> {
@@ -28,7 +30,10 @@ class AvailabilityDriver implements Driver {
   async acquireConnection(): Promise<DatabaseConnection> {
     const connection = await this.availability.watch(this.inner.acquireConnection(), 'connect');
     const watched: DatabaseConnection = {
-      executeQuery: <R>(query: CompiledQuery): Promise<QueryResult<R>> => this.availability.watch(connection.executeQuery<R>(query), operationOf(query)),
+      executeQuery: <R>(query: CompiledQuery): Promise<QueryResult<R>> => {
+        const kind = operationOf(query);
+        return this.availability.watch(kind === 'write' ? this.guarded(() => connection.executeQuery<R>(query)) : connection.executeQuery<R>(query), kind);
+      },
       streamQuery: (query, chunkSize) => connection.streamQuery(query, chunkSize),
     };
     this.#originals.set(watched, connection);
@@ -41,7 +46,18 @@ class AvailabilityDriver implements Driver {
 
   /** A commit is where a write can fail last (PostgreSQL writes its log then): it counts as a write. */
   commitTransaction(connection: DatabaseConnection): Promise<void> {
-    return this.availability.watch(this.inner.commitTransaction(this.original(connection)), 'write');
+    return this.availability.watch(this.guarded(() => this.inner.commitTransaction(this.original(connection))), 'write');
+  }
+
+  /**
+   * A write into the file that is at CLICKS_DB, checked before and after (sqliteFileGuard.ts): one that
+   * landed in a file removed or replaced meanwhile fails, so its report is not acknowledged.
+   */
+  private async guarded<T>(write: () => Promise<T>): Promise<T> {
+    this.guard?.check();
+    const result = await write();
+    this.guard?.check();
+    return result;
   }
 
   rollbackTransaction(connection: DatabaseConnection): Promise<void> {
@@ -61,10 +77,10 @@ class AvailabilityDriver implements Driver {
   }
 }
 
-export function withAvailability(dialect: Dialect, availability: Availability): Dialect {
+export function withAvailability(dialect: Dialect, availability: Availability, guard?: SqliteFileGuard): Dialect {
   return {
     createAdapter: () => dialect.createAdapter(),
-    createDriver: () => new AvailabilityDriver(dialect.createDriver(), availability),
+    createDriver: () => new AvailabilityDriver(dialect.createDriver(), availability, guard),
     createIntrospector: (db) => dialect.createIntrospector(db),
     createQueryCompiler: () => dialect.createQueryCompiler(),
   };

@@ -8,6 +8,7 @@ import type { Logger } from '../lib/logger';
 import { errorSummary } from '../lib/errorText';
 import { createAvailability, type Availability } from './availability';
 import { withAvailability } from './availabilityDialect';
+import { sqliteFileGuard } from './sqliteFileGuard';
 import { describeDatabase, type DatabaseSettings, type Engine } from './databaseSettings';
 import { checkSchemaVersion, migrate, SchemaTooNewError } from './migrate';
 import type { Schema } from './schema';
@@ -19,6 +20,11 @@ export interface AppDatabase {
   /** How messages name it: "CLICKS_DB data/clicks.sqlite" or "DATABASE_URL postgres://user:***@host/db". */
   readonly name: string;
   readonly availability: Availability;
+  /**
+   * SQLite (a file the server writes): whether the file at CLICKS_DB is still the one open; when not, the
+   * outage is logged (once) and every write is refused from then on (sqliteFileGuard.ts). Run from the schedule.
+   */
+  checkFile?(): void;
   close(): Promise<void>;
 }
 
@@ -41,7 +47,8 @@ export async function openDatabase(settings: DatabaseSettings, { logger, readOnl
   const name = describeDatabase(settings);
   const availability = createAvailability(name, logger);
   const { dialect, explain } = settings.engine === 'sqlite' ? sqliteDialect(settings.file, readOnly) : postgresDialect(settings.url, availability);
-  const db = new Kysely<Schema>({ dialect: withAvailability(dialect, availability) });
+  const guard = settings.engine === 'sqlite' && !readOnly && settings.file !== ':memory:' ? sqliteFileGuard(settings.file) : undefined;
+  const db = new Kysely<Schema>({ dialect: withAvailability(dialect, availability, guard) });
   const fail = async (error: unknown): Promise<never> => {
     await db.destroy().catch(() => {});
     if (error instanceof SchemaTooNewError) {
@@ -63,7 +70,16 @@ export async function openDatabase(settings: DatabaseSettings, { logger, readOnl
     return fail(error);
   }
   availability.opened();
-  return { engine: settings.engine, db, name, availability, close: () => db.destroy() };
+  const checkFile = guard
+    ? () => {
+        try {
+          guard.check();
+        } catch (error) {
+          availability.failed(error, 'write');
+        }
+      }
+    : undefined;
+  return { engine: settings.engine, db, name, availability, ...(checkFile && { checkFile }), close: () => db.destroy() };
 }
 
 async function readableVersion(db: Kysely<Schema>): Promise<number> {
