@@ -7,6 +7,7 @@ import { ConfigError } from './configError';
 import { given, type Env } from './environment';
 import { parseAlertsConfig } from './alerts/alertsConfig';
 import type { AlertsConfig } from './alerts/alertTypes';
+import { defaultLinkCheckHours } from './linkHealth/linkMonitor';
 
 export { ConfigError };
 
@@ -31,7 +32,7 @@ export interface Config {
   statistics: StatisticsConfig | undefined;
   /** The secret that opens /admin; undefined means /admin does not exist. */
   adminToken: string | undefined;
-  /** How often the server checks that AFFILIATE_URL still answers; undefined means never. */
+  /** How often the server checks that AFFILIATE_URL still answers, besides at start-up and after a broken answer; 6 unless set; undefined (off) means never. */
   linkCheckHours: number | undefined;
   /** The address the privacy policy, the terms and the about page give readers; required under an https SITE_URL. */
   contactEmail: string | undefined;
@@ -231,9 +232,10 @@ function parseAdminToken(raw: string | undefined): string | undefined {
 
 function parseLinkCheckHours(raw: string | undefined): number | undefined {
   const value = given(raw);
-  if (value === undefined || value === '0') return undefined;
+  if (value === undefined) return defaultLinkCheckHours;
+  if (value === 'off' || /^0+$/.test(value)) return undefined;
   if (!/^\d+$/.test(value) || Number(value) > 720) {
-    throw new ConfigError(`LINK_CHECK_HOURS must be a whole number of hours from 1 to 720 (0 or unset: no checks), got "${raw}"`);
+    throw new ConfigError(`LINK_CHECK_HOURS must be a whole number of hours from 1 to 720, or off (or 0) for no checks, got "${raw}"`);
   }
   return Number(value);
 }

@@ -7,7 +7,7 @@ import { DatabaseError, openDatabase } from './db/openDatabase';
 import { createStatsStores, type StatsStores } from './statsStores';
 import { createHttpServer, shutDown } from './httpServer';
 import { memoryLinkCheckLog } from './linkHealth/linkCheckLog';
-import { LinkMonitor } from './linkHealth/linkMonitor';
+import { LinkMonitor, linkCheckOff, recheckAfterBrokenMs, startUpSkipMs } from './linkHealth/linkMonitor';
 import { consoleLogger } from './lib/logger';
 import { ManifestError } from './manifest';
 import { openReportReader } from './reports/reportReader';
@@ -27,7 +27,7 @@ async function prepare() {
     const database = config.statistics && (await openDatabase(config.statistics.database, { logger: consoleLogger }));
     const stores: StatsStores | undefined =
       database && config.statistics ? createStatsStores(database, openReportReader(config.statistics.database, database.db)) : undefined;
-    const linkMonitor = config.linkCheckHours
+    const linkMonitor = !linkCheckOff(config.affiliateUrl, config.linkCheckHours) && config.linkCheckHours
       ? new LinkMonitor({
           url: config.affiliateUrl,
           intervalMs: config.linkCheckHours * 3_600_000,
@@ -55,6 +55,12 @@ async function start() {
   if (config.affiliateUrl === SAMPLE_AFFILIATE_URL) {
     consoleLogger.info(`AFFILIATE_URL is not set: the buttons point at the sample address ${SAMPLE_AFFILIATE_URL}`);
   }
+  const linkOff = linkCheckOff(config.affiliateUrl, config.linkCheckHours);
+  consoleLogger.info(
+    linkOff
+      ? `The affiliate link is not checked: ${linkOff}`
+      : `Checking the affiliate link at start-up (unless checked in the last ${startUpSkipMs / 60_000} minutes), every ${config.linkCheckHours} hours, and ${recheckAfterBrokenMs / 60_000} minutes after a broken answer`,
+  );
   if (!config.contactEmail) {
     consoleLogger.info('CONTACT_EMAIL is not set: the policies say no contact address is published yet (required once SITE_URL is https)');
   }

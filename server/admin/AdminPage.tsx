@@ -3,7 +3,7 @@ import type { ReactNode } from 'react';
 import type { FunnelReport } from '../funnelReport/funnelReport';
 import { share } from '../dayCounts/reportNumbers';
 import { describeLinkCheck } from '../linkHealth/checkLink';
-import type { LinkHealthState } from '../linkHealth/linkMonitor';
+import { defaultLinkCheckHours, recheckAfterBrokenMs, startUpSkipMs, type LinkHealthState } from '../linkHealth/linkMonitor';
 import { adminCss } from './adminStyles';
 import type { AlertsOverview } from '../alerts/alertsOverview';
 import { AlertsPanel } from './AlertsPanel';
@@ -26,7 +26,7 @@ export interface AdminPageProps {
   report: FunnelReport | undefined;
   /** A range the operator asked for that could not be read; the report then shows the default range. */
   rangeError?: string;
-  /** Undefined when the server does not check the link (LINK_CHECK_HOURS unset). */
+  /** Undefined when the server does not check the link (LINK_CHECK_HOURS=off, or a documentation AFFILIATE_URL). */
   linkHealth: LinkHealthState | undefined;
   /** The open incidents and the last 30 days' alerts (server/alerts/); undefined when click counting is off. */
   alerts?: AlertsOverview;
@@ -35,12 +35,17 @@ export interface AdminPageProps {
 
 const quickRanges = [7, 30, 90, 365];
 
+function hours(everyMs: number | undefined): string {
+  const count = (everyMs ?? defaultLinkCheckHours * 3_600_000) / 3_600_000;
+  return count === 1 ? 'hour' : `${count} hours`;
+}
+
 function LinkHealthPanel({ linkHealth, affiliateUrl }: Pick<AdminPageProps, 'linkHealth' | 'affiliateUrl'>) {
   if (!linkHealth) {
     return (
       <p className="health">
-        The server does not check the affiliate link. Set <code>LINK_CHECK_HOURS</code> to check it every few hours, or run{' '}
-        <code>npm run check-link</code>.
+        The server does not check the affiliate link: <code>LINK_CHECK_HOURS</code> is <code>off</code>, or <code>AFFILIATE_URL</code> is on a
+        documentation domain (such as example.com) that no partner answers. Run <code>npm run check-link</code> to check it by hand.
       </p>
     );
   }
@@ -60,7 +65,9 @@ function LinkHealthPanel({ linkHealth, affiliateUrl }: Pick<AdminPageProps, 'lin
           </>
         ) : (
           'The first link check has not finished yet.'
-        )}
+        )}{' '}
+        Checked at each start (unless checked in the last {startUpSkipMs / 60_000} minutes), every {hours(linkHealth.everyMs)}, and again{' '}
+        {recheckAfterBrokenMs / 60_000} minutes after a broken answer (404 or 410): two in a row raise the link alert.
       </p>
     </>
   );

@@ -28,9 +28,9 @@ export interface RulesRun {
  * Runs the rules that read the database (those of allRules.ts with a `read`), at `now`: opens an incident for each wrong verdict and closes
  * the open one of each fine verdict (only those open, so a quiet run writes nothing). Safe to run on
  * two instances at once: the incident store lets one of them alert. Never throws; a rule that fails is
- * listed and the others still run.
+ * listed and the others still run. With `only`, that rule alone runs.
  */
-export async function runRules(sources: RuleSources, incidents: IncidentStore, now: number): Promise<RulesRun> {
+export async function runRules(sources: RuleSources, incidents: IncidentStore, now: number, only?: string): Promise<RulesRun> {
   const run: RulesRun = { opened: [], closed: [], failed: [] };
   let open: Set<string>;
   try {
@@ -40,7 +40,7 @@ export async function runRules(sources: RuleSources, incidents: IncidentStore, n
     return run;
   }
   for (const rule of alertRules) {
-    if (!('read' in rule)) continue;
+    if (!('read' in rule) || (only !== undefined && rule.name !== only)) continue;
     try {
       for (const verdict of await rule.read(sources, now)) {
         if (!verdict) continue;
@@ -98,14 +98,29 @@ export class AlertWatch {
         return;
       }
       this.claimedPeriod = period;
-      const run = await runRules(this.options, incidents, at);
-      for (const { rule, subject } of run.opened) logger.error(`alert: ${rule}${subject ? ` (${subject})` : ''} opened`);
-      for (const { rule, subject } of run.closed) logger.info(`alert: ${rule}${subject ? ` (${subject})` : ''} recovered`);
-      if (available()) for (const { rule, error } of run.failed) logger.error(`alert rule ${rule} could not run: ${error}`);
+      this.report(await runRules(this.options, incidents, at));
     } catch (error) {
       // The database stopped answering mid-look: its availability logged that; the next look tries again.
       if (available()) logger.error(`the alert watch failed: ${firstLine(messageOf(error))}; it looks again in a minute`);
     }
+  }
+
+  /**
+   * The link rule alone, at once, after this instance recorded a link check (server/backgroundWork.ts): a
+   * second broken answer alerts within seconds, not at the next five-minute period. No claim is needed:
+   * the incident store lets one instance open (or close) the incident. Never throws.
+   */
+  async linkChecked(): Promise<void> {
+    const { incidents, now = Date.now } = this.options;
+    if (!this.options.linkChecks) return;
+    this.report(await runRules(this.options, incidents, now(), 'link'));
+  }
+
+  private report(run: RulesRun): void {
+    const { logger, available } = this.options;
+    for (const { rule, subject } of run.opened) logger.error(`alert: ${rule}${subject ? ` (${subject})` : ''} opened`);
+    for (const { rule, subject } of run.closed) logger.info(`alert: ${rule}${subject ? ` (${subject})` : ''} recovered`);
+    if (available()) for (const { rule, error } of run.failed) logger.error(`alert rule ${rule} could not run: ${error}`);
   }
 }
 
@@ -113,7 +128,7 @@ export interface AlertWatchSettings {
   /** config.alerts: undefined when alerts go nowhere; incidents are still recorded for /admin. */
   alerts: AlertsConfig | undefined;
   siteUrl: string;
-  /** Whether LINK_CHECK_HOURS is set: the link rule reads the checks only then. */
+  /** Whether this instance checks the link (LINK_CHECK_HOURS not off): the link rule reads the checks only then. */
   checksLink: boolean;
   logger: Logger;
   /** The channels alerts go on, built once for the instance (server/backgroundWork.ts): the database alert goes straight through them. */

@@ -4,12 +4,12 @@ import type { LinkCheckResult, LinkVerdict } from './checkLink';
 
 /**
  * Where link checks are kept. With a database, every instance writes to and reads from the same
- * history, so all show the same banner and only one checks per period; with click counting off there
+ * history, so all show the same banner and only one makes each due check; with click counting off there
  * is no database, and the one process keeps its own history in memory.
  */
 export interface LinkCheckLog {
-  /** True for the first caller of a period (a whole number of check intervals since the epoch), false for every later one. */
-  claim(period: number): Promise<boolean>;
+  /** True for the first caller of a due check (linkCheckClaim in linkMonitor.ts names it), false for every later one. */
+  claim(key: string): Promise<boolean>;
   add(result: LinkCheckResult): Promise<void>;
   /** The latest checks, newest first. */
   recent(limit: number): Promise<LinkCheckResult[]>;
@@ -17,7 +17,7 @@ export interface LinkCheckLog {
 
 export function databaseLinkCheckLog(db: Kysely<Schema>, claimRun: (job: string, period: string) => Promise<boolean>): LinkCheckLog {
   return {
-    claim: (period) => claimRun('link-check', String(period)),
+    claim: (key) => claimRun('link-check', key),
     async add(result) {
       await db
         .insertInto('link_checks')
@@ -52,12 +52,12 @@ export function databaseLinkCheckLog(db: Kysely<Schema>, claimRun: (job: string,
 /** The history of one process, for when there is no database; bounded, since only the latest checks matter. */
 export function memoryLinkCheckLog(keep = 100): LinkCheckLog {
   const results: LinkCheckResult[] = [];
-  const claimed = new Set<number>();
+  const claimed = new Set<string>();
   return {
-    async claim(period) {
-      if (claimed.has(period)) return false;
+    async claim(key) {
+      if (claimed.has(key)) return false;
       claimed.clear();
-      claimed.add(period);
+      claimed.add(key);
       return true;
     },
     async add(result) {

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Logger } from '../lib/logger';
 import { firstLine, messageOf } from '../lib/errorText';
 import { checkLink, type LinkCheckResult } from './checkLink';
@@ -8,23 +9,77 @@ export interface LinkHealthState {
   consecutiveBroken: number;
   /** True after two or more broken (404/410) checks in a row: one alone may be a partner's passing hiccup. */
   broken: boolean;
+  /** How often the link is checked when nothing else calls for a check (LINK_CHECK_HOURS); set by the monitor. */
+  everyMs?: number;
 }
 
 const BROKEN_AFTER = 2;
 /** More than enough history to find the start of any streak worth a banner. */
 const HISTORY = 50;
 
+/** LINK_CHECK_HOURS unset: every 6 hours (server/config.ts; why: docs/recording.md#link-health). */
+export const defaultLinkCheckHours = 6;
+/** How often each instance looks whether a check is due: the schedule's period for the link check. */
+export const linkCheckTickMs = 60_000;
+/** A start-up skips its check when the same address was checked this recently, by any instance: a restart loop checks at most once per this. */
+export const startUpSkipMs = 5 * 60_000;
+/** After a first broken answer, the next check comes this soon instead of a period later, so two in a row alert within minutes. */
+export const recheckAfterBrokenMs = 3 * 60_000;
+/** A claimed check that was never recorded (its instance stopped) holds the next one back at most this long. */
+const claimSlotMs = 5 * 60_000;
+
 /**
- * The link's health from its latest checks, newest first. 'blocked' and 'error' say nothing about
+ * The link's health from its latest checks, newest first. Only the checks of the newest check's address
+ * count, so a changed AFFILIATE_URL starts a streak of its own. 'blocked' and 'error' say nothing about
  * whether the page is gone, so they neither add to nor end a streak of broken checks; 'ok' ends it.
  */
 export function linkHealthState(recent: readonly LinkCheckResult[]): LinkHealthState {
+  const last = recent[0];
   let consecutiveBroken = 0;
   for (const result of recent) {
+    if (result.url !== last?.url) continue;
     if (result.verdict === 'ok') break;
     if (result.verdict === 'broken') consecutiveBroken += 1;
   }
-  return { ...(recent[0] ? { last: recent[0] } : {}), consecutiveBroken, broken: consecutiveBroken >= BROKEN_AFTER };
+  return { ...(last ? { last } : {}), consecutiveBroken, broken: consecutiveBroken >= BROKEN_AFTER };
+}
+
+/** Why a check is due now. */
+export type LinkCheckReason = 'first check of this address' | 'start-up' | 're-check after a broken answer' | 'period';
+
+export interface LinkCheckDueInput {
+  url: string;
+  /** The latest checks of every instance, newest first. */
+  recent: readonly LinkCheckResult[];
+  now: number;
+  intervalMs: number;
+  /** False until this instance's start-up check is done (or found needless). */
+  startedUp: boolean;
+}
+
+/**
+ * Whether a check of url is due at now, and why; undefined when not. The rules, in order:
+ * - this address never checked (a new or changed AFFILIATE_URL): due;
+ * - this instance's start-up: due unless the same address was checked within startUpSkipMs;
+ * - the latest check of the address answered broken, the first of its streak: due recheckAfterBrokenMs after it;
+ * - otherwise: due intervalMs after the latest check of the address.
+ */
+export function linkCheckDue({ url, recent, now, intervalMs, startedUp }: LinkCheckDueInput): LinkCheckReason | undefined {
+  const ofUrl = recent.filter((result) => result.url === url);
+  const latest = ofUrl[0];
+  if (!latest) return 'first check of this address';
+  const since = now - latest.checkedAt.getTime();
+  if (!startedUp) return since < startUpSkipMs ? undefined : 'start-up';
+  if (latest.verdict === 'broken' && linkHealthState(ofUrl).consecutiveBroken === 1 && since >= recheckAfterBrokenMs) {
+    return 're-check after a broken answer';
+  }
+  return since >= intervalMs ? 'period' : undefined;
+}
+
+/** The claim of one due check across instances: per address, per latest check, per slot (so a claimer that stopped delays the next by a slot at most). */
+export function linkCheckClaim(url: string, latest: LinkCheckResult | undefined, now: number): string {
+  const address = createHash('sha256').update(url).digest('hex').slice(0, 12);
+  return `${address}:${latest?.checkedAt.getTime() ?? 0}:${Math.floor(now / claimSlotMs)}`;
 }
 
 export interface LinkMonitorOptions {
@@ -38,32 +93,49 @@ export interface LinkMonitorOptions {
 }
 
 /**
- * Checks the affiliate address every intervalMs (the schedule runs tick(), server/schedule/schedule.ts)
- * and logs loudly once it has looked broken twice in a row. With several instances on one database, each
- * tick claims its period first, so only one instance checks per period, and all read the same history.
+ * Checks the affiliate address: at this instance's start, every intervalMs after the latest check, and
+ * recheckAfterBrokenMs after a first broken answer (linkCheckDue); the schedule runs tick() every
+ * linkCheckTickMs (server/schedule/schedule.ts). It logs loudly once the link has looked broken twice in a
+ * row. With several instances on one database, all read the same history and each due check is claimed
+ * (linkCheckClaim), so only one instance makes it.
  */
 export class LinkMonitor {
   private readonly options: Required<LinkMonitorOptions>;
   private inFlight: Promise<LinkCheckResult> | undefined;
+  private startedUp = false;
+  /** The history could not be read at the last tick: logged once, until a tick succeeds. */
+  private failing = false;
 
   constructor(options: LinkMonitorOptions) {
     this.options = { check: (url) => checkLink(url), now: Date.now, ...options };
   }
 
-  /** How often it checks: the length of the period one instance claims. */
+  /** How often it checks when nothing else calls for a check. */
   get intervalMs(): number {
     return this.options.intervalMs;
   }
 
-  /** Checks when this instance is the first to claim the current period; resolves to undefined when another was. */
+  /** Checks when a check is due (linkCheckDue) and this instance claims it; resolves to undefined otherwise. */
   async tick(): Promise<LinkCheckResult | undefined> {
-    const { log, intervalMs, now, logger } = this.options;
+    const { log, intervalMs, now, logger, url } = this.options;
     try {
-      if (!(await log.claim(Math.floor(now() / intervalMs)))) return undefined;
+      const at = now();
+      const recent = await log.recent(HISTORY);
+      const reason = linkCheckDue({ url, recent, now: at, intervalMs, startedUp: this.startedUp });
+      this.failing = false;
+      if (reason === undefined) {
+        // Checked within startUpSkipMs by another start: that is this start's check.
+        this.startedUp = true;
+        return undefined;
+      }
+      // Lost: another instance makes this very check. A start-up keeps looking until a check of the address is recorded.
+      if (!(await log.claim(linkCheckClaim(url, recent.find((result) => result.url === url), at)))) return undefined;
+      this.startedUp = true;
       return await this.runCheck();
     } catch (error) {
-      // The database is down: the availability log says so once; this check waits for the next period.
-      logger.error(`link check skipped: ${firstLine(messageOf(error))}`);
+      // The database is down: the availability log says so; this line once, then the next ticks try quietly.
+      if (!this.failing) logger.error(`link check skipped: ${firstLine(messageOf(error))}`);
+      this.failing = true;
       return undefined;
     }
   }
@@ -77,24 +149,26 @@ export class LinkMonitor {
   }
 
   async state(): Promise<LinkHealthState> {
-    return linkHealthState(await this.options.log.recent(HISTORY));
+    return { ...linkHealthState(await this.options.log.recent(HISTORY)), everyMs: this.options.intervalMs };
   }
 
   private async checkAndRecord(): Promise<LinkCheckResult> {
-    const { url, check, log, logger } = this.options;
-    const checkedAt = new Date();
+    const { url, check, log, logger, now } = this.options;
+    // The monitor's clock dates the check, so the next due check is reckoned on one clock.
+    const checkedAt = new Date(now());
     // checkLink never throws, but a substituted check might; the timer calls us with nobody to catch.
-    const result = await check(url).catch(
+    const answer = await check(url).catch(
       (error: unknown): LinkCheckResult => ({
         checkedAt,
         url,
         finalUrl: url,
         redirects: 0,
-        ms: Date.now() - checkedAt.getTime(),
+        ms: Math.max(0, now() - checkedAt.getTime()),
         error: firstLine(messageOf(error)) || 'check failed',
         verdict: 'error',
       }),
     );
+    const result = { ...answer, checkedAt };
     const previous = await this.state();
     await log.add(result);
     const current = await this.state();
@@ -105,9 +179,22 @@ export class LinkMonitor {
       logger.error(
         `affiliate link looks broken: ${result.url} answered ${result.status} on ${current.consecutiveBroken} checks in a row; check AFFILIATE_URL`,
       );
+    } else if (result.verdict === 'broken') {
+      logger.info(`affiliate link answered ${result.status}: checking again in ${recheckAfterBrokenMs / 60_000} minutes`);
     } else if (result.verdict === 'ok' && previous.broken) {
       logger.info(`affiliate link works again: ${result.url} answered ${result.status} after ${previous.consecutiveBroken} broken checks in a row`);
     }
     return result;
   }
+}
+
+/**
+ * Why the server makes no link check, or undefined when it does: LINK_CHECK_HOURS off, or an address on a
+ * domain reserved for documentation (RFC 2606: the sample AFFILIATE_URL and test addresses), which no partner answers.
+ */
+export function linkCheckOff(url: string, everyHours: number | undefined): string | undefined {
+  if (everyHours === undefined) return 'LINK_CHECK_HOURS is off';
+  const host = URL.canParse(url) ? new URL(url).hostname : '';
+  if (/(^|\.)example\.(com|net|org)$|\.(example|test|invalid)$/.test(host)) return `AFFILIATE_URL is on ${host}, a documentation address no partner answers`;
+  return undefined;
 }

@@ -103,8 +103,8 @@ describe('GET /admin', () => {
       }
     });
 
-    it('says the server does not check the link when LINK_CHECK_HOURS is unset', () => {
-      expect(page.text()).toContain('The server does not check the affiliate link');
+    it('says the server does not check the link, and why, when it has no link monitor', () => {
+      expect(page.text()).toContain('The server does not check the affiliate link: LINK_CHECK_HOURS is off, or AFFILIATE_URL is on a');
     });
   });
 

@@ -15,8 +15,8 @@ describe.each(engines)('on %s', (engine) => {
         { ...base, checkedAt: new Date('2026-11-20T11:00:00Z'), error: 'timed out after 10000 ms', verdict: 'error' },
         { ...base, checkedAt: new Date('2026-11-20T10:00:00Z'), status: 404, verdict: 'broken' },
       ]);
-      expect(await log.claim(7)).toBe(true);
-      expect(await log.claim(7)).toBe(false);
+      expect(await log.claim('a1b2c3d4e5f6:0:7')).toBe(true);
+      expect(await log.claim('a1b2c3d4e5f6:0:7')).toBe(false);
     });
   });
 });

@@ -1,7 +1,7 @@
 import { claimJobRun } from '../../server/jobs/jobRuns';
 import type { LinkCheckResult, LinkVerdict } from '../../server/linkHealth/checkLink';
 import { databaseLinkCheckLog, memoryLinkCheckLog, type LinkCheckLog } from '../../server/linkHealth/linkCheckLog';
-import { LinkMonitor } from '../../server/linkHealth/linkMonitor';
+import { LinkMonitor, linkHealthState } from '../../server/linkHealth/linkMonitor';
 import type { Logger } from '../../server/lib/logger';
 import { engines, openTestDatabase } from '../support/engines';
 
@@ -121,7 +121,7 @@ describe('LinkMonitor', () => {
     expect(calls).toBe(1);
   });
 
-  it('leaves a period to the instance that claimed it first: one check per period across instances', async () => {
+  it('leaves a due check to the instance that claimed it first: one check across instances', async () => {
     const shared = memoryLinkCheckLog();
     const one = scriptedMonitor([200], 3_600_000, shared);
     const two = scriptedMonitor([200], 3_600_000, shared);
@@ -137,6 +137,28 @@ describe('LinkMonitor', () => {
     const monitor = new LinkMonitor({ url: monitoredUrl, intervalMs: 1_000, logger, log: unreachable, check: async () => resultFor(200) });
     expect(await monitor.tick()).toBeUndefined();
     expect(errors).toEqual(['link check skipped: connect ECONNREFUSED']);
+  });
+
+  it('says so once while the history stays unreachable, not at every minute\'s tick, and again after it came back', async () => {
+    const { logger, errors } = capturingLogger();
+    let reachable = false;
+    const log = memoryLinkCheckLog();
+    const flaky: LinkCheckLog = { ...log, recent: (limit) => (reachable ? log.recent(limit) : Promise.reject(new Error('connect ECONNREFUSED'))) };
+    const monitor = new LinkMonitor({ url: monitoredUrl, intervalMs: 3_600_000, logger, log: flaky, check: async () => resultFor(200) });
+    for (let i = 0; i < 5; i++) await monitor.tick();
+    expect(errors).toEqual(['link check skipped: connect ECONNREFUSED']);
+    reachable = true;
+    expect(await monitor.tick()).toMatchObject({ status: 200 });
+    reachable = false;
+    await monitor.tick();
+    expect(errors).toHaveLength(2);
+  });
+
+  it('counts only the checks of the newest check\'s address: a changed AFFILIATE_URL starts its own streak', async () => {
+    const log = memoryLinkCheckLog();
+    await log.add({ ...resultFor(404), url: 'https://old.example.net/join' });
+    await log.add(resultFor(404));
+    expect(linkHealthState(await log.recent(50))).toMatchObject({ consecutiveBroken: 1, broken: false });
   });
 });
 

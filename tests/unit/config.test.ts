@@ -12,7 +12,7 @@ describe('loadConfig', () => {
       shutdownTimeoutMs: 10_000,
       statistics: { database: { engine: 'sqlite', file: 'data/clicks.sqlite' }, retentionDays: 400 },
       adminToken: undefined,
-      linkCheckHours: undefined,
+      linkCheckHours: 6,
     });
   });
 
@@ -99,6 +99,7 @@ describe('loadConfig', () => {
       [{ LINK_CHECK_HOURS: '-1' }, /^LINK_CHECK_HOURS must be/],
       [{ LINK_CHECK_HOURS: '721' }, /^LINK_CHECK_HOURS must be/],
       [{ LINK_CHECK_HOURS: '0.5' }, /^LINK_CHECK_HOURS must be/],
+      [{ LINK_CHECK_HOURS: 'never' }, /^LINK_CHECK_HOURS must be/],
     ])('rejects %j', (env, message) => {
       expect(() => loadConfig(env)).toThrow(ConfigError);
       expect(() => loadConfig(env)).toThrow(message);
@@ -109,10 +110,23 @@ describe('loadConfig', () => {
     });
 
     it('reads ADMIN_TOKEN and LINK_CHECK_HOURS, with 0 meaning no checks', () => {
-      const config = loadConfig({ ADMIN_TOKEN: 'a'.repeat(24), LINK_CHECK_HOURS: '6' });
+      const config = loadConfig({ ADMIN_TOKEN: 'a'.repeat(24), LINK_CHECK_HOURS: '3' });
       expect(config.adminToken).toBe('a'.repeat(24));
-      expect(config.linkCheckHours).toBe(6);
+      expect(config.linkCheckHours).toBe(3);
       expect(loadConfig({ LINK_CHECK_HOURS: '0' }).linkCheckHours).toBeUndefined();
+    });
+
+    it('checks the link every 6 hours when LINK_CHECK_HOURS is unset or blank, and never with off', () => {
+      expect(loadConfig({}).linkCheckHours).toBe(6);
+      expect(loadConfig({ LINK_CHECK_HOURS: ' ' }).linkCheckHours).toBe(6);
+      expect(loadConfig({ LINK_CHECK_HOURS: 'off' }).linkCheckHours).toBeUndefined();
+      expect(loadConfig({ LINK_CHECK_HOURS: '00' }).linkCheckHours).toBeUndefined();
+    });
+
+    it('answers a bad LINK_CHECK_HOURS in one line naming what it takes', () => {
+      expect(() => loadConfig({ LINK_CHECK_HOURS: 'never' })).toThrow(
+        new ConfigError('LINK_CHECK_HOURS must be a whole number of hours from 1 to 720, or off (or 0) for no checks, got "never"'),
+      );
     });
   });
 });

@@ -6,7 +6,7 @@ import type { RuleVerdict } from './ruleVerdict';
 /** What the rules that read the database read. */
 export interface RuleSources {
   db: Kysely<Schema>;
-  /** The shared link-check history, when LINK_CHECK_HOURS is set; undefined turns the link rule off. */
+  /** The shared link-check history, when this instance checks the link (LINK_CHECK_HOURS not off); undefined turns the link rule off. */
   linkChecks?: LinkCheckLog;
 }
 

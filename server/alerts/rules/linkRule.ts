@@ -9,9 +9,11 @@ import type { RuleVerdict } from './ruleVerdict';
 export const linkHistory = 50;
 
 /**
- * The link monitor's own rule (linkHealthState: two 404/410 answers in a row, 'blocked' and 'error'
- * neither adding to nor ending a streak): broken opens 'link'; the next 'ok' closes it. A single broken
- * check, or checks that say nothing, give no verdict.
+ * The link monitor's own rule (linkHealthState: two 404/410 answers in a row of the newest check's address,
+ * 'blocked' and 'error' neither adding to nor ending a streak): broken opens 'link'; the next 'ok' closes it.
+ * A single broken check, or checks that say nothing, give no verdict. The monitor re-checks 3 minutes after
+ * a first broken answer and the instance that recorded a check runs this rule at once (AlertWatch.linkChecked),
+ * so two in a row alert within minutes.
  */
 export function linkVerdict(recent: readonly LinkCheckResult[]): RuleVerdict<'link'> | undefined {
   const state = linkHealthState(recent);
@@ -36,7 +38,7 @@ export async function readLinkVerdict(log: LinkCheckLog): Promise<RuleVerdict<'l
   return linkVerdict(await log.recent(linkHistory));
 }
 
-/** The affiliate link broken: read from the checks' shared history, when LINK_CHECK_HOURS is set. */
+/** The affiliate link broken: read from the checks' shared history, unless LINK_CHECK_HOURS is off. */
 export const linkRule = {
   name: 'link',
   title: () => 'affiliate link broken',
