@@ -195,10 +195,11 @@ export async function build(): Promise<AssetManifest> {
   writeFileSync(path.join(distDir, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
   checkExperimentPages(manifest);
 
-  // The server, and the worker thread that reads reports and renders /admin off the thread serving pages (server/reports/reportWorker.ts).
+  // The server, and the worker threads that read reports and render /admin (server/reports/reportWorker.ts) and make the daily
+  // backup (server/backup/backupWorker.ts) off the thread serving pages.
   await esbuild.build({
     absWorkingDir: root,
-    entryPoints: { main: 'server/main.ts', reportWorker: 'server/reports/reportWorker.ts' },
+    entryPoints: { main: 'server/main.ts', reportWorker: 'server/reports/reportWorker.ts', backupWorker: 'server/backup/backupWorker.ts' },
     outdir: 'dist/server',
     outExtension: { '.js': '.cjs' },
     bundle: true,

@@ -8,9 +8,10 @@ import { createDigestJob } from './digest/digestJob';
 import { closeDeliveryChannels, createDeliveryChannels } from './delivery/deliveryChannels';
 import { createOutboxSender } from './delivery/outboxSender';
 import { createAlertWatch } from './alerts/watch';
-import type { LinkMonitor } from './linkHealth/linkMonitor';
+import { linkCheckTickMs, type LinkMonitor } from './linkHealth/linkMonitor';
 import { instanceSchedule } from './schedule/schedule';
 import { startSchedule, type Timers } from './schedule/runSchedule';
+import { createDailyBackup } from './backup/dailyBackup';
 
 /** What a running instance does besides answering requests, started together and stopped in order. */
 export interface BackgroundWork {
@@ -24,21 +25,24 @@ export interface BackgroundWork {
 }
 
 export interface BackgroundWorkOptions {
-  /** The link monitor, when LINK_CHECK_HOURS is set (main.ts builds it: /admin reads its state). */
+  /** The link monitor, unless LINK_CHECK_HOURS is off (main.ts builds it: /admin reads its state). */
   linkMonitor?: LinkMonitor;
   logger: Logger;
   /** Tests drive the schedule's clock; a running instance uses Node's timers. */
   timers?: Timers;
+  /** The clock the daily backup names its day by; tests move it with their timers. */
+  now?: () => number;
 }
 
 /**
  * Builds the work of a running instance and starts it on the schedule (server/schedule/schedule.ts, which
  * lists every timer): the maintenance (old salts, closing days, retention), this build recorded as a
- * release, the beacons' filtered counts written, the outbox's sender, the weekly digest, the alert watch
- * and the link check. The delivery channels are built here, once, for the sender and the database alert.
+ * release, the beacons' filtered counts written, the outbox's sender, the weekly digest, the alert watch,
+ * the link check and the daily backup. The delivery channels are built here, once, for the sender and the database alert.
  */
-export function startBackgroundWork(config: Config, stores: StatsStores | undefined, { linkMonitor, logger, timers }: BackgroundWorkOptions): BackgroundWork {
-  const linkCheck = linkMonitor && { everyMs: linkMonitor.intervalMs, run: () => linkMonitor.tick() };
+export function startBackgroundWork(config: Config, stores: StatsStores | undefined, { linkMonitor, logger, timers, now }: BackgroundWorkOptions): BackgroundWork {
+  // Every minute each instance looks whether a check is due (server/linkHealth/linkMonitor.ts: at start-up, per LINK_CHECK_HOURS, soon after a broken answer).
+  const linkCheck = linkMonitor && { everyMs: linkCheckTickMs, run: () => linkMonitor.tick() };
   if (!stores || !config.statistics) {
     const schedule = startSchedule(instanceSchedule({ linkCheck }), { logger, timers });
     return { stop: () => schedule.stop(), finish: () => schedule.finish() };
@@ -55,6 +59,10 @@ export function startBackgroundWork(config: Config, stores: StatsStores | undefi
     config.alerts?.email && config.alerts.digest
       ? createDigestJob({ db: stores.database.db, reports: stores.reports, schedule: config.alerts.digest, siteUrl: config.siteUrl, logger, availability: stores.database.availability, enqueued })
       : undefined;
+  // With BACKUP_DIR: a checked copy of the SQLite file each day, made in a thread of its own (server/backup/).
+  const database = config.statistics.database;
+  const dailyBackup =
+    config.backupDir && database.engine === 'sqlite' ? createDailyBackup({ source: database.file, dir: config.backupDir, logger, ...(now ? { now } : {}) }) : undefined;
   // The alert rules, whenever statistics are on (incidents are recorded for /admin even with alerts off); each instance's own database rule (server/alerts/watch.ts).
   const alertWatch = createAlertWatch(stores, { alerts: config.alerts, siteUrl: config.siteUrl, checksLink: linkMonitor !== undefined, logger, channels, enqueued });
 
@@ -69,7 +77,9 @@ export function startBackgroundWork(config: Config, stores: StatsStores | undefi
         ...(digestJob ? { checkDigest: () => digestJob.check() } : {}),
         ...(sender ? { sendOutbox: () => sender.poll() } : {}),
       },
-      linkCheck,
+      // After a check it made, the instance runs the link rule at once: a second broken answer alerts within seconds.
+      linkCheck: linkMonitor && { everyMs: linkCheckTickMs, run: async () => (await linkMonitor.tick()) && (await alertWatch.linkChecked()) },
+      ...(dailyBackup ? { backup: () => dailyBackup.run() } : {}),
     }),
     { logger, timers },
   );

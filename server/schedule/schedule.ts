@@ -3,6 +3,7 @@ import { outboxPollMs } from '../delivery/outboxSender';
 import { digestCheckIntervalMs } from '../digest/digestJob';
 import { maintenanceIntervalMs } from '../jobs/maintenance';
 import { watchTickMs } from '../alerts/watch';
+import { backupCheckIntervalMs } from '../backup/dailyBackup';
 import type { ScheduledTask } from './runSchedule';
 
 /** The work a running instance has to schedule, each part present only when configured. */
@@ -20,8 +21,10 @@ export interface ScheduledWork {
     /** With a webhook or e-mail set: the outbox's sender (server/delivery/). */
     sendOutbox?(): Promise<unknown>;
   };
-  /** With LINK_CHECK_HOURS set, with or without the database. */
+  /** Unless LINK_CHECK_HOURS is off, with or without the database: each run looks whether a check is due (server/linkHealth/linkMonitor.ts). */
   linkCheck?: { everyMs: number; run(): Promise<unknown> };
+  /** With BACKUP_DIR set (SQLite only): today's copy of CLICKS_DB, unless made already (server/backup/dailyBackup.ts). */
+  backup?(): Promise<unknown>;
 }
 
 /**
@@ -29,7 +32,7 @@ export interface ScheduledWork {
  * this; runSchedule.ts runs it). None overlaps itself, none keeps the process alive, none runs long work
  * on the serving thread. A new timer is a line here (and its part of ScheduledWork).
  */
-export function instanceSchedule({ statistics: s, linkCheck }: ScheduledWork): ScheduledTask[] {
+export function instanceSchedule({ statistics: s, linkCheck, backup }: ScheduledWork): ScheduledTask[] {
   const table: (ScheduledTask | false | undefined)[] = [
     s && { name: 'maintenance', everyMs: maintenanceIntervalMs, atStart: true, claim: { job: 'fold', per: 'UTC day' }, run: s.maintain },
     s?.recordRelease && { name: 'recording the release', everyMs: maintenanceIntervalMs, atStart: true, run: s.recordRelease },
@@ -37,7 +40,8 @@ export function instanceSchedule({ statistics: s, linkCheck }: ScheduledWork): S
     s?.sendOutbox && { name: 'the outbox sender', everyMs: outboxPollMs, atStart: true, run: s.sendOutbox },
     s?.checkDigest && { name: 'the weekly digest', everyMs: digestCheckIntervalMs, atStart: true, claim: { job: 'digest', per: 'ISO week' }, run: s.checkDigest },
     s && { name: 'the alert watch', everyMs: watchTickMs, atStart: true, claim: { job: 'watch', per: '5-minute period' }, run: s.watch },
-    linkCheck && { name: 'the link check', everyMs: linkCheck.everyMs, atStart: true, claim: { job: 'link-check', per: 'LINK_CHECK_HOURS period' }, run: linkCheck.run },
+    backup && { name: 'the daily backup', everyMs: backupCheckIntervalMs, atStart: true, run: backup },
+    linkCheck && { name: 'the link check', everyMs: linkCheck.everyMs, atStart: true, claim: { job: 'link-check', per: 'due check (start-up, LINK_CHECK_HOURS, re-check)' }, run: linkCheck.run },
   ];
   return table.filter((task): task is ScheduledTask => Boolean(task));
 }
