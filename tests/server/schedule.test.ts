@@ -25,11 +25,11 @@ describe('the schedule of a running instance', () => {
       { name: 'the outbox sender', everyMs: 5_000, atStart: true, claim: undefined },
       { name: 'the weekly digest', everyMs: 5 * 60_000, atStart: true, claim: { job: 'digest', per: 'ISO week' } },
       { name: 'the alert watch', everyMs: 60_000, atStart: true, claim: { job: 'watch', per: '5-minute period' } },
-      { name: 'the link check', everyMs: 3 * 3_600_000, atStart: true, claim: { job: 'link-check', per: 'LINK_CHECK_HOURS period' } },
+      { name: 'the link check', everyMs: 3 * 3_600_000, atStart: true, claim: { job: 'link-check', per: 'due check (start-up, LINK_CHECK_HOURS, re-check)' } },
     ]);
   });
 
-  it('leaves out what is not configured: no sender without alerts, no digest without e-mail, no link check without LINK_CHECK_HOURS', () => {
+  it('leaves out what is not configured: no sender without alerts, no digest without e-mail, no link check with LINK_CHECK_HOURS=off', () => {
     expect(lines({ statistics: { maintain: nothing, flushFiltered: nothing, watch: nothing } }).map((line) => line.name)).toEqual([
       'maintenance',
       'writing the filtered counts',
