@@ -76,6 +76,8 @@ export function startBackgroundWork(config: Config, stores: StatsStores | undefi
         watch: () => alertWatch.tick(),
         ...(digestJob ? { checkDigest: () => digestJob.check() } : {}),
         ...(sender ? { sendOutbox: () => sender.poll() } : {}),
+        // SQLite: whether the file at CLICKS_DB is still the one open, seen without traffic (server/db/sqliteFileGuard.ts).
+        ...(stores.database.checkFile ? { checkDatabaseFile: stores.database.checkFile } : {}),
       },
       // After a check it made, the instance runs the link rule at once: a second broken answer alerts within seconds.
       linkCheck: linkMonitor && { everyMs: linkCheckTickMs, run: async () => (await linkMonitor.tick()) && (await alertWatch.linkChecked()) },

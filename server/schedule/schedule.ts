@@ -6,6 +6,9 @@ import { watchTickMs } from '../alerts/watch';
 import { backupCheckIntervalMs } from '../backup/dailyBackup';
 import type { ScheduledTask } from './runSchedule';
 
+/** How often the SQLite file's identity is looked at without traffic: a removed or replaced file is logged within this. */
+export const databaseFileCheckMs = 2_000;
+
 /** The work a running instance has to schedule, each part present only when configured. */
 export interface ScheduledWork {
   /** With the statistics database (CLICK_STATS on). */
@@ -20,6 +23,8 @@ export interface ScheduledWork {
     checkDigest?(): Promise<unknown>;
     /** With a webhook or e-mail set: the outbox's sender (server/delivery/). */
     sendOutbox?(): Promise<unknown>;
+    /** SQLite: whether the file at CLICKS_DB is still the one open (server/db/sqliteFileGuard.ts); a stat, so often. */
+    checkDatabaseFile?(): void;
   };
   /** Unless LINK_CHECK_HOURS is off, with or without the database: each run looks whether a check is due (server/linkHealth/linkMonitor.ts). */
   linkCheck?: { everyMs: number; run(): Promise<unknown> };
@@ -39,6 +44,7 @@ export function instanceSchedule({ statistics: s, linkCheck, backup }: Scheduled
     s && { name: 'writing the filtered counts', everyMs: flushIntervalMs, atStart: false, run: s.flushFiltered },
     s?.sendOutbox && { name: 'the outbox sender', everyMs: outboxPollMs, atStart: true, run: s.sendOutbox },
     s?.checkDigest && { name: 'the weekly digest', everyMs: digestCheckIntervalMs, atStart: true, claim: { job: 'digest', per: 'ISO week' }, run: s.checkDigest },
+    s?.checkDatabaseFile && { name: 'the database file check', everyMs: databaseFileCheckMs, atStart: false, run: async () => s.checkDatabaseFile!() },
     s && { name: 'the alert watch', everyMs: watchTickMs, atStart: true, claim: { job: 'watch', per: '5-minute period' }, run: s.watch },
     backup && { name: 'the daily backup', everyMs: backupCheckIntervalMs, atStart: true, run: backup },
     linkCheck && { name: 'the link check', everyMs: linkCheck.everyMs, atStart: true, claim: { job: 'link-check', per: 'due check (start-up, LINK_CHECK_HOURS, re-check)' }, run: linkCheck.run },
