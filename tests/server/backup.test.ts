@@ -1,16 +1,19 @@
-import { chmodSync, existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import BetterSqlite from 'better-sqlite3';
+import * as esbuild from 'esbuild';
 import { backupFileName, backupsToPrune } from '../../server/backup/backupFiles';
-import { backupWorkerFile } from '../../server/backup/dailyBackup';
+import { createDailyBackup } from '../../server/backup/dailyBackup';
 import { backupSqlite } from '../../server/backup/sqliteBackup';
 import { startBackgroundWork } from '../../server/backgroundWork';
 import { createClickStore, type Click } from '../../server/clicks/clickStore';
 import { openDatabase, type AppDatabase } from '../../server/db/openDatabase';
 import type { Logger } from '../../server/lib/logger';
 import { silentLogger } from '../../server/lib/logger';
+import { projectRoot } from '../../server/lib/paths';
 import { addDays } from '../../server/lib/utcDay';
 import { inProcessReportReader } from '../../server/reports/reportReader';
+import { instanceSchedule } from '../../server/schedule/schedule';
 import { createStatsStores } from '../../server/statsStores';
 import { main as backupMain } from '../../scripts/backup';
 import { everyTableRows, writeEveryTable } from '../support/everyTableRows';
@@ -261,6 +264,13 @@ describe('npm run backup', () => {
 });
 
 describe('the daily backup on the schedule (BACKUP_DIR)', () => {
+  it('is one line of the schedule: every hour and at start, nothing claimed (SQLite has one instance)', () => {
+    const backup = async () => undefined;
+    expect(instanceSchedule({ backup }).map(({ name, everyMs, atStart, claim }) => ({ name, everyMs, atStart, claim }))).toEqual([
+      { name: 'the daily backup', everyMs: 3_600_000, atStart: true, claim: undefined },
+    ]);
+  });
+
   function recordingLogger() {
     const lines: string[] = [];
     const logger: Logger = { info: (line) => void lines.push(line), error: (line) => void lines.push(`error: ${line}`) };
@@ -268,7 +278,7 @@ describe('the daily backup on the schedule (BACKUP_DIR)', () => {
   }
 
   it('copies once a day, at start and after each midnight UTC, and keeps the stated copies', async () => {
-    expect(existsSync(backupWorkerFile)).toBe(true); // The build's worker: the copy is made off the serving thread, as in production.
+    // With the build's worker (jest's global setup builds it) the copy is made off this thread, as in production; unbuilt, in it.
     const file = path.join(temp.dir(), 'data', 'clicks.sqlite');
     const dir = path.join(temp.dir(), 'backups');
     const config = testConfig({ CLICKS_DB: file, BACKUP_DIR: dir });
@@ -322,13 +332,47 @@ describe('the daily backup on the schedule (BACKUP_DIR)', () => {
     const { logger, lines } = recordingLogger();
     const background = startBackgroundWork(config, stores, { logger, timers: clock.timers, now: () => Date.parse('2026-11-25T10:00:00Z') + clock.now() });
     try {
-      await waitFor(() => lines.some((line) => line.startsWith('error: the daily backup failed')));
-      expect(lines.filter((line) => line.startsWith('error'))).toEqual([`error: the daily backup failed: ${blocker} is not a folder; it runs again in 3600 s`]);
+      const failures = () => lines.filter((line) => line.startsWith('error'));
+      const failure = `error: the daily backup failed: ${blocker} is not a folder; it runs again in 3600 s`;
+      await waitFor(() => failures().length === 1);
+      expect(failures()).toEqual([failure]);
+      await clock.advance(3_600_000);
+      await waitFor(() => failures().length === 2);
+      expect(failures()).toEqual([failure, failure]);
     } finally {
       background.stop();
       await background.finish();
       await database.close();
     }
+  });
+});
+
+describe('the daily backup in its worker thread', () => {
+  let workerDir: string;
+  beforeAll(async () => {
+    // Bundled as build.ts bundles it, beside node_modules so that better-sqlite3 resolves, without waiting on (or racing) dist/.
+    mkdirSync(path.join(projectRoot, 'node_modules', '.cache'), { recursive: true });
+    workerDir = mkdtempSync(path.join(projectRoot, 'node_modules', '.cache', 'backup-worker-'));
+    await esbuild.build({ absWorkingDir: projectRoot, entryPoints: ['server/backup/backupWorker.ts'], outfile: path.join(workerDir, 'backupWorker.cjs'), bundle: true, packages: 'external', platform: 'node', format: 'cjs', logLevel: 'warning' });
+  });
+  afterAll(() => rmSync(workerDir, { recursive: true, force: true }));
+
+  it('makes and checks the copy there, and says what went wrong there', async () => {
+    const file = path.join(temp.dir(), 'clicks.sqlite');
+    const database = await openSite(file);
+    await createClickStore(database.db).record(click('a'));
+    await database.close();
+    const dir = path.join(temp.dir(), 'backups');
+    const lines: string[] = [];
+    const backup = createDailyBackup({ source: file, dir, logger: { info: (line) => void lines.push(line), error: () => {} }, now: () => Date.parse('2026-11-25T00:30:00Z'), workerFile: path.join(workerDir, 'backupWorker.cjs') });
+    expect(await backup.run()).toBe(path.join(dir, 'clicks-2026-11-25.sqlite'));
+    expect(inspect(path.join(dir, 'clicks-2026-11-25.sqlite'))).toEqual({ integrity: 'ok', journalMode: 'delete', clickIds: [1] });
+    expect(lines).toEqual([expect.stringMatching(/^Backed up .* \(integrity ok, \d+ rows in \d+ tables as in the database\)$/)]);
+    // The day's copy is there: the next look leaves it.
+    expect(await backup.run()).toBeUndefined();
+
+    const broken = createDailyBackup({ source: path.join(temp.dir(), 'gone.sqlite'), dir, logger: silentLogger, now: () => Date.parse('2026-11-26T00:30:00Z'), workerFile: path.join(workerDir, 'backupWorker.cjs') });
+    await expect(broken.run()).rejects.toThrow(`there is no database at ${path.join(temp.dir(), 'gone.sqlite')}`);
   });
 });
 
