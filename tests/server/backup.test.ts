@@ -17,6 +17,8 @@ import { instanceSchedule } from '../../server/schedule/schedule';
 import { createStatsStores } from '../../server/statsStores';
 import { main as backupMain } from '../../scripts/backup';
 import { everyTableRows, writeEveryTable } from '../support/everyTableRows';
+import { startListeningMain, stopMain } from '../support/listeningMain';
+import { waitForOutput } from '../support/mainProcess';
 import { manualTimers } from '../support/manualTimers';
 import { runScript } from '../support/scriptProcess';
 import { useTempDir } from '../support/tempDir';
@@ -345,6 +347,23 @@ describe('the daily backup on the schedule (BACKUP_DIR)', () => {
       await database.close();
     }
   });
+});
+
+describe('the built server with BACKUP_DIR', () => {
+  it('backs up at start-up, off its serving thread, and says so in one line', async () => {
+    const file = path.join(temp.dir(), 'data', 'clicks.sqlite');
+    const dir = path.join(temp.dir(), 'backups');
+    const server = await startListeningMain({ CLICK_STATS: 'on', CLICKS_DB: file, BACKUP_DIR: dir });
+    try {
+      const [line] = await waitForOutput(server, /Backed up .*\n/);
+      const today = new Date().toISOString().slice(0, 10);
+      expect(line).toMatch(new RegExp(`Backed up ${escape(file)} to ${escape(path.join(dir, backupFileName(today)))} \\(integrity ok, \\d+ rows in \\d+ tables as in the database\\)`));
+      expect(inspect(path.join(dir, backupFileName(today))).integrity).toBe('ok');
+      expect(server.stderr()).toBe('');
+    } finally {
+      expect(await stopMain(server)).toBe(0);
+    }
+  }, 30_000);
 });
 
 describe('the daily backup in its worker thread', () => {
