@@ -10,8 +10,9 @@ import { testConfig } from '../support/testApp';
 const nothing = async () => {};
 
 const everything: ScheduledWork = {
-  statistics: { maintain: nothing, recordRelease: nothing, flushFiltered: nothing, watch: nothing, checkDigest: nothing, sendOutbox: nothing },
+  statistics: { maintain: nothing, recordRelease: nothing, flushFiltered: nothing, watch: nothing, checkDigest: nothing, sendOutbox: nothing, checkDatabaseFile: () => {} },
   linkCheck: { everyMs: 3 * 3_600_000, run: nothing },
+  backup: nothing,
 };
 
 const lines = (work: ScheduledWork) => instanceSchedule(work).map(({ name, everyMs, atStart, claim }) => ({ name, everyMs, atStart, claim }));
@@ -24,7 +25,9 @@ describe('the schedule of a running instance', () => {
       { name: 'writing the filtered counts', everyMs: 10_000, atStart: false, claim: undefined },
       { name: 'the outbox sender', everyMs: 5_000, atStart: true, claim: undefined },
       { name: 'the weekly digest', everyMs: 5 * 60_000, atStart: true, claim: { job: 'digest', per: 'ISO week' } },
+      { name: 'the database file check', everyMs: 2_000, atStart: false, claim: undefined },
       { name: 'the alert watch', everyMs: 60_000, atStart: true, claim: { job: 'watch', per: '5-minute period' } },
+      { name: 'the daily backup', everyMs: 3_600_000, atStart: true, claim: undefined },
       { name: 'the link check', everyMs: 3 * 3_600_000, atStart: true, claim: { job: 'link-check', per: 'due check (start-up, LINK_CHECK_HOURS, re-check)' } },
     ]);
   });
