@@ -19,13 +19,17 @@
  * 7. Memory: a server of its own on SQLite takes 500,000 click and view reports, each from an address of its
  *    own (half IPv4, half IPv6 in /64s of their own), and its resident memory is read from /proc before,
  *    every 100,000 reports, after, and at its peak.
+ * 8. Costs: importing a year of 200 campaigns' daily costs (a plain-form file of about 110,000 rows) with
+ *    npm run costs:import on each engine, twice (the second is the same file again), then where the time goes
+ *    in process, and two imports of the file at once (scripts/bench/costsImport.ts).
  * Volume (only when named: `npm run bench -- volume [--views N]`): a year of a busy site's rows on each
  *    engine, and what reading it costs the server and npm run stats (scripts/bench/volume.ts).
  * Each part lives in scripts/bench/: serving.ts (1 and 3), lighthouse.ts (2), scriptsFetched.ts (2b), interactions.ts (2c; barePage.ts is the floor of 2 and 2c),
- * recording.ts (4 to 6), memory.ts (7); benchServer.ts starts the built server they share.
+ * recording.ts (4 to 6), memory.ts (7), costsImport.ts (8); benchServer.ts starts the built server they share.
  */
 import { freePort } from '../tests/support/mainProcess';
 import { startServer, stop } from './bench/benchServer';
+import { benchCostsImport } from './bench/costsImport';
 import { benchInteractions } from './bench/interactions';
 import { benchLighthouse } from './bench/lighthouse';
 import { benchMemory } from './bench/memory';
@@ -40,6 +44,14 @@ async function main() {
   if (only.includes('volume')) return benchVolume(only.filter((arg) => arg !== 'volume'));
   const wants = (name: string) => only.length === 0 || only.includes(name);
   if (wants('startup')) await benchStartup();
+  // Parts 2 to 6 share one built server; the others start what they need themselves.
+  const serverParts = ['lighthouse', 'scripts', 'interactions', 'throughput', 'clicks', 'views', 'conversions'];
+  if (serverParts.some(wants)) await benchOnServer(wants);
+  if (wants('memory')) await benchMemory();
+  if (wants('costs')) await benchCostsImport();
+}
+
+async function benchOnServer(wants: (name: string) => boolean) {
   const port = await freePort();
   const server = await startServer(port);
   try {
@@ -58,7 +70,6 @@ async function main() {
   } finally {
     await stop(server);
   }
-  if (wants('memory')) await benchMemory();
 }
 
 main().catch((error: unknown) => {

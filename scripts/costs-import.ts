@@ -128,7 +128,9 @@ export const main: CommandMain = async (argv, env, writeOut, writeErr) => {
     out(`written: ${written.changed} new or changed, ${written.unchanged} already held\n`);
     return report.rejected.length > 0 ? 1 : 0;
   } catch (error) {
-    err(`costs:import: the database stopped answering: ${errorSummary(error)}; nothing of this file is written, run the import again\n`);
+    // On PostgreSQL nothing of the file is written then; on SQLite the slices written before it are kept
+    // (costStore's replaceCosts). Either way running it again sets the same amounts and adds nothing.
+    err(`costs:import: the database stopped answering: ${errorSummary(error)}; run the import again, which sets the same amounts and adds nothing\n`);
     return 1;
   } finally {
     // A database that stopped answering may fail to close too; that must not hide the line above.

@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import { engineOf } from '../db/engineOf';
 import type { Schema } from '../db/schema';
 import { addDays, dayMs, dayStart } from '../lib/utcDay';
@@ -42,16 +42,66 @@ export class FixedCostOverlapError extends Error {
 /** Rows written per statement: 7 parameters each, well inside either engine's limit. */
 const batchSize = 500;
 
+/**
+ * SQLite only: how long one transaction of replaceCosts may hold the file's write lock, and the pause
+ * after it before the next. SQLite lets one writer at a time write the whole file, and the server records
+ * each click and page view synchronously in its serving thread, where waiting out the busy timeout holds
+ * every request. An import in another process that kept the lock for its whole year (one transaction of
+ * about a second for 109,500 rows) held the server's pages that long: `GET /` took up to 2–3 s while a
+ * click waited (scripts/bench/costsImport.ts). With the lock held about this long and then left free
+ * longer than SQLite's busy handler sleeps between its tries in their first 100 ms (at most 25 ms), a
+ * waiting click gets the lock in the pause and waits one slice at most. The price: the import's write
+ * takes about 1.75 times as long.
+ */
+const sqliteSliceMs = 40;
+const sqlitePauseMs = 30;
+
 const keyOf = (row: CostRow) => JSON.stringify([row.day, row.source, row.campaign, row.content, row.currency]);
+
+/** One statement: the batch's rows set where new or other than held; resolves to how many it set. */
+async function writeBatch(trx: Transaction<Schema>, batch: readonly CostRow[], updatedAt: number): Promise<number> {
+  // INSERT … ON CONFLICT DO UPDATE, never a read then a write: two writers of the same key at once would
+  // both read "not held" and the second insert would fail on the key (a unique violation), or both read
+  // an old amount and one overwrite the other's on stale knowledge. Here the database decides each row
+  // under its own lock (PostgreSQL waits for the other's uncommitted row, then updates the committed one),
+  // and `where the amount differs` leaves a row held with that amount untouched and uncounted.
+  const written = await trx
+    .insertInto('costs')
+    .values(
+      batch.map((row) => ({
+        day: row.day,
+        source: row.source,
+        campaign: row.campaign,
+        content: row.content,
+        currency: row.currency,
+        amount_micros: row.amountMicros,
+        updated_at: updatedAt,
+      })),
+    )
+    .onConflict((on) =>
+      on
+        .columns(['day', 'source', 'campaign', 'content', 'currency'])
+        .doUpdateSet((eb) => ({ amount_micros: eb.ref('excluded.amount_micros'), updated_at: eb.ref('excluded.updated_at') }))
+        .where((eb) => eb('costs.amount_micros', '<>', eb.ref('excluded.amount_micros'))),
+    )
+    .returning('day')
+    .execute();
+  return written.length;
+}
 
 /**
  * Sets each row's amount as the state of its day, source, campaign, ad and currency: a row not held is
  * added, one held with another amount is replaced, one held with the same amount is left (and its
  * updated_at too). Never adds to an amount, so the same report twice changes nothing and a corrected one
- * replaces. A key given twice in `rows` counts its last amount. All of it in one transaction, a batch per
- * statement, in key order; two instances writing the same rows at once (in whatever order they were given)
- * each meet the other's row through the key, so the row is written once and only one of them counts it as
- * changed, and neither waits on the other in a circle.
+ * replaces. A key given twice in `rows` counts its last amount. Written a batch per statement, in key
+ * order; two instances writing the same rows at once (in whatever order they were given) each meet the
+ * other's row through the key, so the row is written once and only one of them counts it as changed, and
+ * neither waits on the other in a circle.
+ *
+ * On PostgreSQL all of it is one transaction (row locks keep other writers going meanwhile). On SQLite it
+ * is one transaction per slice of about 40 ms, with a pause after each (see sqliteSliceMs): the POST of a
+ * thousand rows is one slice, a year's import about 30. An import cut short keeps the slices it committed,
+ * which is safe because each row is a state: running it again sets the same amounts and adds nothing.
  */
 export async function replaceCosts(db: Kysely<Schema>, rows: readonly CostRow[], now: Date = new Date()): Promise<CostWriteCounts> {
   const latest = new Map<string, CostRow>();
@@ -59,34 +109,24 @@ export async function replaceCosts(db: Kysely<Schema>, rows: readonly CostRow[],
   // Written in key order, so two writers of overlapping rows lock them in the same order and never deadlock.
   const unique = [...latest.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, row]) => row);
   const updatedAt = now.getTime();
+  const sliced = engineOf(db) === 'sqlite';
   let changed = 0;
-  await db.transaction().execute(async (trx) => {
-    for (let start = 0; start < unique.length; start += batchSize) {
-      const batch = unique.slice(start, start + batchSize);
-      const written = await trx
-        .insertInto('costs')
-        .values(
-          batch.map((row) => ({
-            day: row.day,
-            source: row.source,
-            campaign: row.campaign,
-            content: row.content,
-            currency: row.currency,
-            amount_micros: row.amountMicros,
-            updated_at: updatedAt,
-          })),
-        )
-        .onConflict((on) =>
-          on
-            .columns(['day', 'source', 'campaign', 'content', 'currency'])
-            .doUpdateSet((eb) => ({ amount_micros: eb.ref('excluded.amount_micros'), updated_at: eb.ref('excluded.updated_at') }))
-            .where((eb) => eb('costs.amount_micros', '<>', eb.ref('excluded.amount_micros'))),
-        )
-        .returning('day')
-        .execute();
-      changed += written.length;
-    }
-  });
+  let next = 0;
+  while (next < unique.length) {
+    if (next > 0) await new Promise((resolve) => setTimeout(resolve, sqlitePauseMs));
+    changed += await db.transaction().execute(async (trx) => {
+      const began = performance.now();
+      let inSlice = 0;
+      let at = next;
+      do {
+        const batch = unique.slice(at, at + batchSize);
+        inSlice += await writeBatch(trx, batch, updatedAt);
+        at += batch.length;
+      } while (at < unique.length && !(sliced && performance.now() - began >= sqliteSliceMs));
+      next = at;
+      return inSlice;
+    });
+  }
   return { changed, unchanged: unique.length - changed };
 }
 
