@@ -209,7 +209,7 @@ export function spendLines({ costs }: Pick<FunnelReport, 'costs'>): string[] {
 export function campaignSpendLines({ costs }: Pick<FunnelReport, 'costs'>, shown?: number): string[] {
   const allCosted = costs.campaigns.filter((row) => Object.keys(row.costByCurrency).length > 0);
   const costed = allCosted.slice(0, shown);
-  if (costed.length === 0) return ['No cost names a campaign in this range (costs:import and POST /api/costs take the campaign of each row).'];
+  if (costed.length === 0) return ['No cost names a campaign in this range (npm run costs:import and POST /api/costs', 'take each row\'s campaign).'];
   const { currency } = costs;
   const plain = (amount: number | null) => money(amount, currency).replace(` ${currency}`, '');
   const figures = (row: SourceCosts) => [
