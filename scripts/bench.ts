@@ -16,16 +16,17 @@
  * 6. Conversions: the same for a network's postback (the conversion store's record of a sale with a
  *    fresh txid, and GET /api/conversions with the key, one request in four repeating an earlier txid).
  * Parts 4 to 6 share one PostgreSQL cluster and one server on it.
- * 7. Memory: a server of its own on SQLite takes 500,000 click and view reports, each from an address of its
- *    own (half IPv4, half IPv6 in /64s of their own), and its resident memory is read from /proc before,
- *    every 100,000 reports, after, and at its peak.
+ * 7. Memory: a server of its own on SQLite, inside a 256 MB memory cgroup where one can be made, takes 500,000
+ *    click and view reports, each from an address of its own (half IPv4, half IPv6 in /64s of their own), then
+ *    serves that day's /admin; its resident memory is read from /proc at start (idle), every 100,000 reports,
+ *    after, and at its peak, with what the cgroup was charged and whether the kernel killed anything.
  * 8. Costs: importing a year of 200 campaigns' daily costs (a plain-form file of about 110,000 rows) with
  *    npm run costs:import on each engine, twice (the second is the same file again), then where the time goes
  *    in process, and two imports of the file at once (scripts/bench/costsImport.ts).
  * Volume (only when named: `npm run bench -- volume [--views N]`): a year of a busy site's rows on each
  *    engine, and what reading it costs the server and npm run stats (scripts/bench/volume.ts).
  * Each part lives in scripts/bench/: serving.ts (1 and 3), lighthouse.ts (2), scriptsFetched.ts (2b), interactions.ts (2c; barePage.ts is the floor of 2 and 2c),
- * recording.ts (4 to 6), memory.ts (7), costsImport.ts (8); benchServer.ts starts the built server they share.
+ * recording.ts (4 to 6), memory.ts (7; reportFlood.ts sends its reports), costsImport.ts (8); benchServer.ts starts the built server they share.
  */
 import { freePort } from '../tests/support/mainProcess';
 import { startServer, stop } from './bench/benchServer';

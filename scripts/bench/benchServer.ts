@@ -24,8 +24,16 @@ export async function waitUntilUp(url: string): Promise<void> {
   }
 }
 
-export async function startServer(port: number, database: Record<string, string> = { CLICKS_DB: benchClicksDb }): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [mainScript], {
+/** How the server's command is run: as it is, unless a part wraps it (the memory part, in a memory cgroup). */
+export type CommandWrapper = (command: string, args: readonly string[]) => { command: string; args: string[] };
+
+export async function startServer(
+  port: number,
+  database: Record<string, string> = { CLICKS_DB: benchClicksDb },
+  wrap: CommandWrapper = (command, args) => ({ command, args: [...args] }),
+): Promise<ChildProcess> {
+  const run = wrap(process.execPath, [mainScript]);
+  const child = spawn(run.command, run.args, {
     env: {
       ...process.env,
       PORT: String(port),
