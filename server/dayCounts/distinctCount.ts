@@ -50,12 +50,21 @@ function rank(hash: number, precision: number): number {
 }
 
 export class DistinctCount {
-  constructor(private readonly precision: number = valuePrecision) {}
+  /**
+   * @param precision the sketch's, once it is one
+   * @param exactUpTo how many distinct hashes are kept exactly before it turns into a sketch: exactLimit for a
+   *   visitors' count (of which a day may hold thousands); more for a count of which there are few.
+   */
+  constructor(
+    private readonly precision: number = valuePrecision,
+    private readonly exactUpTo: number = exactLimit,
+  ) {}
 
-  /** The exact hashes (the first `size` of them), or null once this is a sketch. */
+  /** The exact hashes, or null once this is a sketch: a small array scanned while few, a set past exactLimit. */
   private hashes: Uint32Array | null = new Uint32Array(4);
   private size = 0;
-  /** The sketch's registers, once the count passed exactLimit. */
+  private many: Set<number> | null = null;
+  /** The sketch's registers, once the count passed exactUpTo. */
   private sketch: Uint8Array | null = null;
 
   /** Counts a visitor (its hash): once, however often it comes. */
@@ -70,13 +79,24 @@ export class DistinctCount {
       if (value > this.sketch[index]!) this.sketch[index] = value;
       return;
     }
-    const hashes = this.hashes!;
-    for (let i = 0; i < this.size; i++) if (hashes[i] === hash) return;
-    if (this.size === exactLimit) {
+    if (this.holds(hash)) return;
+    if (this.exactCount === this.exactUpTo) {
       this.toSketch();
       this.addHash(hash);
       return;
     }
+    if (this.many) {
+      this.many.add(hash);
+      return;
+    }
+    if (this.size === exactLimit) {
+      this.many = new Set(this.hashes!.subarray(0, this.size));
+      this.hashes = null;
+      this.size = 0;
+      this.many.add(hash);
+      return;
+    }
+    const hashes = this.hashes!;
     if (this.size === hashes.length) {
       const grown = new Uint32Array(Math.min(hashes.length * 2, exactLimit));
       grown.set(hashes);
@@ -85,48 +105,62 @@ export class DistinctCount {
     this.hashes![this.size++] = hash;
   }
 
+  /** The exact hashes held, in any order (none once a sketch). */
+  private exactHashes(): Iterable<number> {
+    return this.many ?? this.hashes?.subarray(0, this.size) ?? [];
+  }
+
+  private get exactCount(): number {
+    return this.many?.size ?? this.size;
+  }
+
+  private holds(hash: number): boolean {
+    if (this.many) return this.many.has(hash);
+    for (let i = 0; i < this.size; i++) if (this.hashes![i] === hash) return true;
+    return false;
+  }
+
   private toSketch(): void {
-    const hashes = this.hashes!.subarray(0, this.size);
+    const hashes = [...this.exactHashes()];
     this.sketch = new Uint8Array(2 ** this.precision);
     this.hashes = null;
+    this.many = null;
     this.size = 0;
     for (const hash of hashes) this.addHash(hash);
   }
 
   /** How many distinct visitors were counted: exact while few, else the sketch's estimate, rounded. */
   get count(): number {
-    return this.sketch ? estimate(this.sketch) : this.size;
+    return this.sketch ? estimate(this.sketch) : this.exactCount;
   }
 
-  /** How many distinct visitors this and `other` hold together, neither changed. */
+  /**
+   * How many distinct visitors this and `other` hold together, neither changed: what counting both in one
+   * would say (exact while the union is within exactUpTo, else the sketch of both).
+   */
   countWith(other: DistinctCount): number {
     if (other.precision !== this.precision) throw new RangeError('counts of two precisions do not merge');
-    if (!this.sketch && !other.sketch && this.size + other.size <= exactLimit) {
+    if (!this.sketch && !other.sketch) {
       let added = 0;
-      for (let i = 0; i < other.size; i++) if (!this.holds(other.hashes![i]!)) added++;
-      return this.size + added;
+      for (const hash of other.exactHashes()) if (!this.holds(hash)) added++;
+      if (this.exactCount + added <= this.exactUpTo) return this.exactCount + added;
     }
     const { precision } = this;
     const merged = new Uint8Array(2 ** precision);
     for (const count of [this, other]) {
       if (count.sketch) for (let i = 0; i < merged.length; i++) merged[i] = Math.max(merged[i]!, count.sketch[i]!);
-      else for (let i = 0; i < count.size; i++) {
-        const hash = count.hashes![i]!;
-        const index = hash >>> (32 - precision);
-        merged[index] = Math.max(merged[index]!, rank(hash, precision));
-      }
+      else
+        for (const hash of count.exactHashes()) {
+          const index = hash >>> (32 - precision);
+          merged[index] = Math.max(merged[index]!, rank(hash, precision));
+        }
     }
     return estimate(merged);
   }
 
-  private holds(hash: number): boolean {
-    for (let i = 0; i < this.size; i++) if (this.hashes![i] === hash) return true;
-    return false;
-  }
-
-  /** Bytes this count holds in its arrays (for the tests of the bound). */
+  /** Bytes this count holds in its arrays (for the tests of the bound; a set's entries taken as 16 bytes each). */
   get bytes(): number {
-    return this.sketch ? this.sketch.byteLength : this.hashes!.byteLength;
+    return this.sketch ? this.sketch.byteLength : this.many ? this.many.size * 16 : this.hashes!.byteLength;
   }
 }
 

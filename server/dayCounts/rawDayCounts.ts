@@ -62,6 +62,12 @@ const emptyTally = (dimension?: Dimension): Tally => {
  */
 export const maxValuesTallied = 2 * maxValuesPerDay;
 
+/**
+ * How many of a day's values past maxValuesTallied are told apart exactly (their hashes in a set, 16 bytes
+ * each, one set a dimension and day), so the "N other sources" of all but a flood are exact.
+ */
+export const exactOverflowValues = 20_000;
+
 /** A day's values past maxValuesTallied, tallied together. */
 interface Overflow {
   tally: Tally;
@@ -112,7 +118,7 @@ export class Tallies {
   private overflowOf(dimension: Dimension, day: string, value: string): Tally {
     const key = `${dimension} ${day}`;
     let overflow = this.overflow.get(key);
-    if (!overflow) this.overflow.set(key, (overflow = { tally: emptyTally(dimension), values: new DistinctCount() }));
+    if (!overflow) this.overflow.set(key, (overflow = { tally: emptyTally(dimension), values: new DistinctCount(valuePrecision, exactOverflowValues) }));
     overflow.values.add(value);
     return overflow.tally;
   }
