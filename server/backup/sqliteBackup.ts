@@ -62,7 +62,7 @@ function checkFolder(dir: string, createDir: boolean): void {
 }
 
 /** The folder's entry written to disk too, so a rename survives a power cut. Some file systems refuse; the file itself is synced already. */
-function syncFolder(dir: string): void {
+export function syncFolder(dir: string): void {
   try {
     const fd = openSync(dir, 'r');
     try {

@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import BetterSqlite from 'better-sqlite3';
 import { migrations } from '../db/migrations/index';
 import { errorCode, errorSummary } from '../lib/errorText';
-import { countTables, integrityOf, type TableCounts } from './sqliteBackup';
+import { countTables, integrityOf, syncFolder, type TableCounts } from './sqliteBackup';
 
 /** A restore refused or failed before the target was touched: one line saying why. */
 export class RestoreError extends Error {
@@ -101,18 +101,6 @@ function checkTargetFree(target: string): void {
   }
 }
 
-function syncFolder(dir: string): void {
-  try {
-    const fd = openSync(dir, 'r');
-    try {
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-  } catch {
-    // Best effort: some file systems refuse to sync a folder.
-  }
-}
 
 /** now as 20261125T170312Z, for the name of the file moved aside. */
 const stampOf = (now: Date) => now.toISOString().slice(0, 19).replace(/[-:]/g, '') + 'Z';

@@ -1,13 +1,11 @@
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
+import { execFile, spawn } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { projectRoot } from '../../server/lib/paths';
 import { freePort } from './mainProcess';
-import { findNginx } from './nginx';
+import { accepts, exited, findNginx } from './nginx';
 import { cleanUpWhenThisProcessEnds, endProcess, isExecutable } from './serviceProcess';
 
 /**
@@ -142,26 +140,6 @@ async function makeCertificate(dir: string): Promise<void> {
   ).catch((error: Error) => {
     throw new Error(`openssl could not make a test certificate (Debian: apt-get install openssl): ${error.message}`);
   });
-}
-
-function accepts(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = connect(port, '127.0.0.1');
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
-}
-
-async function exited(child: ChildProcess, withinMs: number): Promise<boolean> {
-  if (child.exitCode !== null || child.signalCode !== null) return true;
-  if (withinMs === 0) return false;
-  return once(child, 'exit', { signal: AbortSignal.timeout(withinMs) }).then(
-    () => true,
-    () => false,
-  );
 }
 
 export interface SiteNginx {

@@ -124,7 +124,8 @@ async function takesErrorLogFlag(bin: string): Promise<boolean> {
 }
 
 
-function accepts(port: number): Promise<boolean> {
+/** Whether something accepts a connection on the loopback port now. */
+export function accepts(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = connect(port, '127.0.0.1');
     socket.once('connect', () => {
@@ -136,7 +137,7 @@ function accepts(port: number): Promise<boolean> {
 }
 
 /** Whether the child has exited, or does within withinMs. */
-async function exited(child: ChildProcess, withinMs: number): Promise<boolean> {
+export async function exited(child: ChildProcess, withinMs: number): Promise<boolean> {
   if (child.exitCode !== null || child.signalCode !== null) return true;
   if (withinMs === 0) return false;
   const timeout = AbortSignal.timeout(withinMs);
