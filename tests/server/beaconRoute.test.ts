@@ -1,6 +1,8 @@
 import { connect } from 'node:net';
 import request from 'supertest';
 import { createRateLimiter } from '../../server/limits/rateLimiter';
+import { addressRateLimit, visitorRateLimit } from '../../server/clicks/clickRoute';
+import { viewAddressRateLimit, viewVisitorRateLimit } from '../../server/views/viewRoute';
 import { createStatsStores } from '../../server/statsStores';
 import type { AppOptions } from '../../server/app';
 import { browserUserAgent, sendReport } from '../support/beaconReports';
@@ -20,7 +22,9 @@ const beacons = [
     maxBytes: 1024,
     visitorBurst: 10,
     addressBurst: 60,
+    limits: { visitor: visitorRateLimit, address: addressRateLimit },
     visitorLimiter: 'clickRateLimiter',
+    addressLimiter: 'addressRateLimiter',
   },
   {
     endpoint: '/api/views',
@@ -29,17 +33,29 @@ const beacons = [
     maxBytes: 1024,
     visitorBurst: 30,
     addressBurst: 120,
+    limits: { visitor: viewVisitorRateLimit, address: viewAddressRateLimit },
     visitorLimiter: 'viewRateLimiter',
+    addressLimiter: 'viewAddressRateLimiter',
   },
 ] as const;
 
-describe.each(beacons)('POST $endpoint', ({ endpoint, table, valid, maxBytes, visitorBurst, addressBurst, visitorLimiter }) => {
+describe.each(beacons)('POST $endpoint', ({ endpoint, table, valid, maxBytes, visitorBurst, addressBurst, limits, visitorLimiter, addressLimiter }) => {
   let store: TestEngineDatabase;
   let app: Awaited<ReturnType<typeof createTestApp>>;
+  /**
+   * The app with the route's own bursts, refilled once an hour rather than every few seconds: what these
+   * tests count is who spends which allowance, and a slow machine (a report every 50 ms under a parallel
+   * flood) must not see a token come back halfway through a burst.
+   */
   const setUp = async (options: AppOptions = {}) => {
     store = await openTestDatabase('sqlite');
-    app = await createTestApp({ TRUST_PROXY: 'true' }, { stores: createStatsStores(store.database), ...options });
+    const slowRefill = { [visitorLimiter]: createRateLimiter({ burst: visitorBurst, refillMs: 3_600_000 }), [addressLimiter]: createRateLimiter({ burst: addressBurst, refillMs: 3_600_000 }) };
+    app = await createTestApp({ TRUST_PROXY: 'true' }, { stores: createStatsStores(store.database), ...slowRefill, ...options });
   };
+
+  it('tests the bursts the route itself uses', () => {
+    expect([limits.visitor.burst, limits.address.burst]).toEqual([visitorBurst, addressBurst]);
+  });
   beforeEach(() => setUp());
   afterEach(() => store.close().catch(() => {}));
 
