@@ -97,6 +97,7 @@ describe('the sections that wait to be laid out (client/sectionsInTurn.ts)', () 
     const { page, problems } = await context.open('/', {
       viewport: viewports.phone,
       islands: 'scheduled',
+      sections: 'as they come',
       beforeGoto: (tab) => tab.evaluateOnNewDocument(() => Object.defineProperty(window, 'requestIdleCallback', { value: () => 0 })),
     });
     expect(await waiting(page)).toEqual(['what-is', 'how-it-works', 'benefits', 'faq', 'check-auctions', 'bonus']);
@@ -115,7 +116,7 @@ describe('the sections that wait to be laid out (client/sectionsInTurn.ts)', () 
   });
 
   it.each(Object.entries(viewports))('lays every section out for good once the page is idle, at %s width', async (_name, viewport) => {
-    const { page, problems } = await context.open('/', { viewport, islands: 'scheduled' });
+    const { page, problems } = await context.open('/', { viewport, islands: 'scheduled', sections: 'as they come' });
     await page.waitForFunction(() => document.querySelectorAll('[data-layout-waits]').length === 0, { timeout: 10_000 });
     expect(await page.$$eval('.section', (sections) => sections.map((section) => getComputedStyle(section).contentVisibility))).toEqual(Array(6).fill('visible'));
     expect(problems.messages).toEqual([]);

@@ -114,6 +114,13 @@ export interface OpenPageOptions {
   waitUntil?: 'load' | 'networkidle0';
   /** Default: 'hydrated'. */
   islands?: IslandsWanted;
+  /**
+   * Default 'laid out': on the home page, waits until every section is laid out for good (client/sectionsInTurn.ts:
+   * one per idle period after load), so that a click far down the page, which puppeteer aims after jumping
+   * there, is not moved by a section above taking its real height (at the page's bottom edge scroll anchoring
+   * cannot hold it). 'as they come' for the tests of that waiting itself.
+   */
+  sections?: 'laid out' | 'as they come';
   /** Runs on the new tab before it loads the URL (to add init scripts, credentials, …). */
   beforeGoto?: (page: Page) => Promise<unknown>;
   /** The page the visitor comes from: document.referrer, as the referrer policy lets it through. */
@@ -136,6 +143,9 @@ export async function openPage(browser: Pick<Browser, 'newPage'> | Pick<BrowserC
   const problems = watchProblems(page);
   await page.goto(url, { waitUntil: options.waitUntil ?? 'load', ...(options.referer && { referer: options.referer }) });
   if (options.javaScript !== false) await waitForIslands(page, options.islands);
+  if (options.javaScript !== false && options.sections !== 'as they come') {
+    await page.waitForFunction((name: string) => document.querySelector(`[${name}]`) === null, { timeout: 15_000 }, clientAttributes.layoutWaits);
+  }
   return { page, problems };
 }
 
