@@ -18,7 +18,7 @@ import { PlacementTable } from './PlacementTable';
 import { ReleaseTable } from './ReleaseTable';
 import { Caption, ScrollBox } from './ScrollBox';
 import { SourceTable } from './SourceTable';
-import { SpendTable } from './SpendTable';
+import { adminCampaigns, SpendTable } from './SpendTable';
 import { ColumnHeads } from './ColumnHeads';
 
 export interface AdminPageProps {
@@ -200,7 +200,7 @@ export function AdminPage({ report, rangeError, linkHealth, affiliateUrl, alerts
                 range’s conversions are what its clicks earned; refunds and chargebacks are taken out.
               </p>
               <h2>Spend and profit</h2>
-              <SpendTable costs={report.costs} from={report.from} to={report.to} />
+              <SpendTable costs={report.costs} from={report.from} to={report.to} campaignsShown={adminCampaigns} />
               <h2>Not counted, and why</h2>
               <FilteredTable filtered={report.filtered} from={report.from} to={report.to} />
               <h2>By placement</h2>

@@ -234,7 +234,7 @@ export function campaignSpendLines({ costs }: Pick<FunnelReport, 'costs'>, shown
     `Losing money first, each campaign's ads under it; amounts in ${currency}.`,
     table(rows, 1),
     ...verdicts,
-    ...(left > 0 ? [`And ${left.toLocaleString('en')} more campaigns with a cost, which /admin and npm run stats list.`] : []),
+    ...(left > 0 ? [`And ${left.toLocaleString('en')} more campaigns with a cost: npm run stats -- --csv --spend lists every one.`] : []),
   ];
 }
 

@@ -5,6 +5,7 @@ import { createConversionStore } from '../../server/conversions/conversionStore'
 import { createCostStore } from '../../server/costs/costStore';
 import { createViewStore } from '../../server/views/viewStore';
 import { newClickId } from '../../shared/affiliate';
+import { adminCampaigns } from '../../server/admin/SpendTable';
 import { adminToken, basicAuth, openAdminApp } from '../support/adminApp';
 import { cells, tableCaptioned } from '../support/adminTables';
 import { engines, type TestEngineDatabase } from '../support/engines';
@@ -76,5 +77,17 @@ describe.each(engines)('GET /admin’s Spend and profit on %s', (engine) => {
     expect(cells(video!).slice(0, 7)).toEqual(['12.00 USD', '2', '6.00 USD', '1', '12.00 USD', '40.00 USD', '28.00 USD']);
     // 40 USD from 2 visitors: a visitor may cost up to 20 USD, a sale up to what it paid.
     expect(cells(video!)[9]).toMatch(/Breaks even at 20\.00 USD a visitor, 40\.00 USD a sale\.$/);
+  });
+
+  it(`lists the ${adminCampaigns} campaigns losing most, and says how to see the rest`, async () => {
+    await createCostStore(store.database.db).replaceCosts(
+      Array.from({ length: adminCampaigns + 2 }, (_, index) => ({ day: '2026-11-20', source: 'facebook', campaign: `c${String(index).padStart(3, '0')}`, content: '', amountMicros: (index + 1) * 1_000_000, currency: 'USD' })),
+    );
+    const page = await adminPage();
+    const rows = tableCaptioned(page, 'Spend and profit by campaign and ad').all('tbody tr');
+    expect(rows).toHaveLength(adminCampaigns);
+    // The most spent with no sale is the most lost: c051 first; c000 and c001 left out.
+    expect(rows[0]!.all('th')[0]?.text()).toBe('facebook / c051');
+    expect(page.text()).toContain('And 2 more campaigns with a cost: npm run stats -- --csv --spend lists every one.');
   });
 });

@@ -52,9 +52,9 @@ describe.each(engines)('the weekly digest’s Spend and profit on %s', (engine) 
     // The most cost (with no sale) is the most lost: c11 first, c00 and c01 left out.
     expect(message.text).toMatch(/facebook \/ c11\s+12\.00/);
     expect(message.text).not.toContain('facebook / c01');
-    expect(message.text).toContain('And 2 more campaigns with a cost, which /admin and npm run stats list.');
+    expect(message.text).toContain('And 2 more campaigns with a cost: npm run stats -- --csv --spend lists every one.');
     expect(message.html).toContain('Spend and profit by campaign and ad');
-    expect(message.html).toContain('And 2 more campaigns with a cost, which /admin lists.');
+    expect(message.html).toMatch(/And 2 more campaigns with a cost: <code[^>]*>npm run stats -- --csv --spend<\/code> lists every one\./);
     expect(message.html).toContain('c11');
     expect(message.html).not.toContain('c01');
   });
