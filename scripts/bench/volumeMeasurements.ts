@@ -5,7 +5,7 @@ import { renderToStaticMarkup } from 'react-dom/server';
 import { AdminPage } from '../../server/admin/AdminPage';
 import type { DatabaseSettings } from '../../server/db/databaseSettings';
 import { openDatabase } from '../../server/db/openDatabase';
-import { readCampaignCostTotals, readCostTotals, readDailyCostTotals } from '../../server/costs/costStore';
+import { readCostTotals, readDailyCostTotals } from '../../server/costs/costStore';
 import { readFunnelReport } from '../../server/funnelReport/funnelReport';
 import { reportRange } from '../../server/dayCounts/reportRange';
 import { lastFinishedDay } from '../../server/jobs/closeDays';
@@ -95,8 +95,8 @@ export async function measureServer(setup: EngineSetup, figures: VolumeFigures, 
     const { read, render, costs } = await reportParts(setup.settings);
     console.log(`    where its time goes, timed in this process: reading the report ${timing(read)}; rendering its HTML ${timing(render)}`);
     console.log(
-      `    of the reading, the costs' grouped reads, one after another, over ${number(costs.rows)} costs rows: per source ${timing(costs.bySource)}; ` +
-        `per campaign and ad ${timing(costs.byCampaign)}; per day ${timing(costs.byDay)}`,
+      `    of the reading, the costs' grouped reads, one after another, over ${number(costs.rows)} costs rows: per source, campaign and ad ${timing(costs.byKey)}; ` +
+        `per day ${timing(costs.byDay)}`,
     );
     const watch = await watchParts(setup.settings);
     figures.alertRules = watch.rules;
@@ -205,8 +205,7 @@ async function reportParts(settings: DatabaseSettings): Promise<{ read: Summary;
     };
     const costs: CostParts = {
       rows: Number((await database.db.selectFrom('costs').select((eb) => eb.fn.countAll().as('rows')).where('day', '>=', range.from).where('day', '<=', range.to).executeTakeFirstOrThrow()).rows),
-      bySource: await timed(() => readCostTotals(database.db, range)),
-      byCampaign: await timed(() => readCampaignCostTotals(database.db, range)),
+      byKey: await timed(() => readCostTotals(database.db, range)),
       byDay: await timed(() => readDailyCostTotals(database.db, range)),
     };
     return { read: summary(reads), render: summary(renders), costs };
@@ -218,8 +217,8 @@ async function reportParts(settings: DatabaseSettings): Promise<{ read: Summary;
 /** The year's costs rows, and what each grouped read of them took. */
 interface CostParts {
   rows: number;
-  bySource: Summary;
-  byCampaign: Summary;
+  /** Per source, campaign, ad and currency: the one read sources and campaigns both take their costs from. */
+  byKey: Summary;
   byDay: Summary;
 }
 

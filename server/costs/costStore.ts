@@ -153,50 +153,27 @@ export async function readCosts(db: Kysely<Schema>, range: ReportRange): Promise
   return rows.map(({ amount_micros, ...row }) => ({ ...row, amountMicros: Number(amount_micros) }));
 }
 
-/** A source's reported costs over a range, in one currency. */
-export interface SourceCostTotal {
+/** The reported costs of one source, campaign ('' for the whole source) and ad ('' for the whole campaign) over a range, in one currency. */
+export interface CostTotal {
   source: string;
+  campaign: string;
+  content: string;
   currency: string;
   amountMicros: number;
 }
 
 /**
- * The reported costs of the range summed per source and currency, in source and currency order: one
- * grouped query, so a year of many sources reads what its sources and currencies hold, not its rows.
+ * The reported costs of the range summed per source, campaign, ad and currency, in that order: one grouped
+ * query, whose rows are the sources, campaigns and ads that cost something, not the days. A source's total
+ * is the sum of its rows, a campaign's of the rows that name it.
  */
-export async function readCostTotals(db: Kysely<Schema>, range: ReportRange): Promise<SourceCostTotal[]> {
-  const { from, to } = checkedRange(range);
-  const rows = await db
-    .selectFrom('costs')
-    .select((eb) => ['source', 'currency', eb.fn.sum<number | string | bigint>('amount_micros').as('amount_micros')])
-    .where('day', '>=', from)
-    .where('day', '<=', to)
-    .groupBy(['source', 'currency'])
-    .orderBy('source')
-    .orderBy('currency')
-    .execute();
-  return rows.map(({ source, currency, amount_micros }) => ({ source, currency, amountMicros: Number(amount_micros) }));
-}
-
-/** A campaign's or an ad's reported costs over a range, in one currency. */
-export interface CampaignCostTotal extends SourceCostTotal {
-  campaign: string;
-  /** '' for a cost of the whole campaign. */
-  content: string;
-}
-
-/**
- * The reported costs of the range that name a campaign, summed per source, campaign, ad and currency:
- * one grouped query, whose rows are the campaigns and ads that cost something, not the days.
- */
-export async function readCampaignCostTotals(db: Kysely<Schema>, range: ReportRange): Promise<CampaignCostTotal[]> {
+export async function readCostTotals(db: Kysely<Schema>, range: ReportRange): Promise<CostTotal[]> {
   const { from, to } = checkedRange(range);
   const rows = await db
     .selectFrom('costs')
     .select((eb) => ['source', 'campaign', 'content', 'currency', eb.fn.sum<number | string | bigint>('amount_micros').as('amount_micros')])
     .where('day', '>=', from)
     .where('day', '<=', to)
-    .where('campaign', '<>', '')
     .groupBy(['source', 'campaign', 'content', 'currency'])
     .orderBy('source')
     .orderBy('campaign')

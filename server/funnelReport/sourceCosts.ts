@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Schema } from '../db/schema';
 import type { CostRow } from '../costs/costRow';
-import { readCampaignCostTotals, readCostTotals, readDailyCostTotals, readFixedCostDays } from '../costs/costStore';
+import { readCostTotals, readDailyCostTotals, readFixedCostDays, type CostTotal } from '../costs/costStore';
 import { costVerdict, type CostVerdictKind } from '../costs/costVerdict';
 import type { DayCounts } from '../dayCounts/dayCounts';
 import { adValue, campaignParts, campaignValue } from '../dayCounts/dimensions';
@@ -217,7 +217,7 @@ export async function readCostsReport(
   );
   const listedOrder = new Map(listed.map((row, index) => [row.source, index]));
   sources.sort((a, b) => lossOrder(a, b) || (listedOrder.get(a.source) ?? Infinity) - (listedOrder.get(b.source) ?? Infinity) || a.source.localeCompare(b.source));
-  const campaigns = await readCampaignCosts(db, range, dayCounts, fixed, currency, payoutMicros);
+  const campaigns = await readCampaignCosts(db, range, dayCounts, totals, fixed, currency, payoutMicros);
 
   const allCosts = new Map<string, number>();
   for (const byCurrency of bySource.values()) for (const [code, micros] of byCurrency) allCosts.set(code, (allCosts.get(code) ?? 0) + micros);
@@ -255,19 +255,19 @@ async function readCampaignCosts(
   db: Kysely<Schema>,
   range: ReportRange,
   dayCounts: DayCounts,
+  totals: readonly CostTotal[],
   fixed: readonly CostRow[],
   currency: string,
   payoutMicros: number | undefined,
 ): Promise<CampaignCosts[]> {
-  const [reported, credited, busiestCampaigns, busiestAds] = await Promise.all([
-    readCampaignCostTotals(db, range),
+  const [credited, busiestCampaigns, busiestAds] = await Promise.all([
     readCampaignConversionCounts(db, range),
     readTopValues(db, 'campaign', range, dayCounts, uncostedCampaignsListed),
     readTopValues(db, 'ad', range, dayCounts, uncostedAdsListed),
   ]);
   const campaignCosts = new Map<string, Map<string, number>>();
   const adCosts = new Map<string, Map<string, number>>();
-  for (const row of [...reported, ...fixed.filter((cost) => cost.campaign !== '')]) {
+  for (const row of [...totals, ...fixed].filter((cost) => cost.campaign !== '')) {
     add(campaignCosts, campaignValue(row.source, row.campaign), row.currency, row.amountMicros);
     if (row.content !== '') add(adCosts, adValue(row.source, row.campaign, row.content), row.currency, row.amountMicros);
   }
