@@ -1,26 +1,16 @@
-import { Fragment } from 'react';
 import type { FunnelReport } from '../funnelReport/funnelReport';
 import type { SourceCosts } from '../funnelReport/sourceCosts';
 import { amountText, share, sourceName } from '../dayCounts/reportNumbers';
 import { money, otherCurrencyNote, verdictText } from '../funnelReport/formatCosts';
+import { Amounts } from './Amounts';
 import { Caption, ScrollBox } from './ScrollBox';
 import { ColumnHeads } from './ColumnHeads';
 
 const campaignColumn = 'Campaign / ad';
 const columns = ['Source', 'Cost', 'Visitors', 'Cost per visitor', 'Conversions', 'Cost per sale', 'Revenue', 'Profit', 'ROI', 'Chance of profit', { label: 'Verdict', className: 'name' }];
 
-/** Cost in each currency, the main one first, one currency a line; a space keeps them apart for screen readers. */
-function Costs({ costByCurrency }: { costByCurrency: Record<string, number> }) {
-  const lines = Object.entries(costByCurrency).map(([currency, amount]) => amountText(amount, currency));
-  if (lines.length === 0) return '–';
-  if (lines.length === 1) return lines[0];
-  return lines.map((line, index) => (
-    <Fragment key={line}>
-      {index > 0 && ' '}
-      <span className="amount">{line}</span>
-    </Fragment>
-  ));
-}
+/** Cost in each currency, the main one first, one currency a line, as Amounts writes revenue. */
+const Costs = ({ costByCurrency }: { costByCurrency: Record<string, number> }) => <Amounts earnings={{ revenueByCurrency: costByCurrency }} />;
 
 /**
  * The most a visitor and a sale may cost for the row to break even, as the verdict's cell ends with it;

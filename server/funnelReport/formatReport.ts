@@ -169,22 +169,32 @@ export function experimentLines({ experiments, currency }: Pick<FunnelReport, 'e
   return lines;
 }
 
+/** An amount of the main currency without its code, which the section's heading names, to fit a terminal's width. */
+const plainAmount = (amount: number | null, currency: string) => money(amount, currency).replace(` ${currency}`, '');
+
+/** A cost cell: the main currency's amount without its code, then every other currency's with its own, one a line. */
+const costCell = (cost: number | null, costByCurrency: Record<string, number>, currency: string) =>
+  [
+    plainAmount(cost, currency),
+    ...Object.entries(costByCurrency)
+      .filter(([code]) => code !== currency)
+      .map(([code, amount]) => amountText(amount, code)),
+  ].join('\n');
+
+/** Whether a source, campaign or ad cost something, in any currency. */
+const hasCost = (row: SourceCosts) => Object.keys(row.costByCurrency).length > 0;
+
 /** The spend and profit section of the terminal table: every source with a cost, losing money first. */
 export function spendLines({ costs }: Pick<FunnelReport, 'costs'>): string[] {
   if (!costs.recorded) return addCostsLines;
   const { currency } = costs;
-  // Amounts of the main currency without its code, which the heading names, to fit a terminal's width.
-  const plain = (amount: number | null) => money(amount, currency).replace(` ${currency}`, '');
+  const plain = (amount: number | null) => plainAmount(amount, currency);
   const rows: string[][] = [['Source', 'Cost', 'Visitors', 'CPV', 'Conv.', 'CPA', 'Revenue', 'Profit', 'ROI', 'P(profit)']];
-  const costed = costs.sources.filter((row) => Object.keys(row.costByCurrency).length > 0);
   const verdicts: string[] = [];
-  for (const row of costed) {
-    const apart = Object.entries(row.costByCurrency)
-      .filter(([code]) => code !== currency)
-      .map(([code, amount]) => amountText(amount, code));
+  for (const row of costs.sources.filter(hasCost)) {
     rows.push([
       sourceName(row.source).slice(0, 24),
-      [plain(row.cost), ...apart].join('\n'),
+      costCell(row.cost, row.costByCurrency, currency),
       String(row.visitors),
       plain(row.costPerVisitor),
       String(row.conversions),
@@ -196,7 +206,7 @@ export function spendLines({ costs }: Pick<FunnelReport, 'costs'>): string[] {
     ]);
     if (row.cost !== null) verdicts.push(`${sourceName(row.source)}: ${verdictText(row)}.`);
   }
-  rows.push(['all sources', [plain(costs.all.cost), ...Object.entries(costs.all.costByCurrency).filter(([code]) => code !== currency).map(([code, amount]) => amountText(amount, code))].join('\n'), '', '', '', '', '', plain(costs.all.profit), '', '']);
+  rows.push(['all sources', costCell(costs.all.cost, costs.all.costByCurrency, currency), '', '', '', '', '', plain(costs.all.profit), '', '']);
   const lines = [`Losing money first; amounts in ${currency}.`, table(rows, 1), ...verdicts, 'CPV: cost per visitor. CPA: cost per conversion.', 'P(profit): the chance the source earns more than it costs.'];
   if (costs.otherCurrencies.length > 0) lines.push(otherCurrencyNote(currency, costs.otherCurrencies));
   return lines;
@@ -207,13 +217,13 @@ export function spendLines({ costs }: Pick<FunnelReport, 'costs'>): string[] {
  * campaign as source / campaign, an ad by its content; the first `shown` campaigns when given (the digest's few).
  */
 export function campaignSpendLines({ costs }: Pick<FunnelReport, 'costs'>, shown?: number): string[] {
-  const allCosted = costs.campaigns.filter((row) => Object.keys(row.costByCurrency).length > 0);
+  const allCosted = costs.campaigns.filter(hasCost);
   const costed = allCosted.slice(0, shown);
   if (costed.length === 0) return ['No cost names a campaign in this range (npm run costs:import and POST /api/costs', 'take each row\'s campaign).'];
   const { currency } = costs;
-  const plain = (amount: number | null) => money(amount, currency).replace(` ${currency}`, '');
+  const plain = (amount: number | null) => plainAmount(amount, currency);
   const figures = (row: SourceCosts) => [
-    [plain(row.cost), ...Object.entries(row.costByCurrency).filter(([code]) => code !== currency).map(([code, amount]) => amountText(amount, code))].join('\n'),
+    costCell(row.cost, row.costByCurrency, currency),
     String(row.visitors),
     String(row.conversions),
     plain(row.revenue),
@@ -227,7 +237,7 @@ export function campaignSpendLines({ costs }: Pick<FunnelReport, 'costs'>, shown
     const name = `${sourceName(campaign.source)} / ${campaign.campaign}`;
     rows.push([name.slice(0, 32), ...figures(campaign)]);
     if (campaign.cost !== null) verdicts.push(`${name}: ${verdictText(campaign)}.`);
-    for (const ad of campaign.ads.filter((row) => Object.keys(row.costByCurrency).length > 0)) rows.push([`  ${ad.content}`.slice(0, 32), ...figures(ad)]);
+    for (const ad of campaign.ads.filter(hasCost)) rows.push([`  ${ad.content}`.slice(0, 32), ...figures(ad)]);
   }
   const left = allCosted.length - costed.length;
   return [
