@@ -178,8 +178,16 @@ export function postgresPool(url: string, options: pg.PoolConfig = {}): pg.Pool 
   return pool;
 }
 
+/**
+ * synchronous_commit on for every session, whatever the server's postgresql.conf says: a 2xx is sent only
+ * once its commit is in the WAL on disk. Off (a common tuning), PostgreSQL acknowledges a commit still in
+ * its WAL buffers, and a crash loses it: on a full disk, the PANIC when pg_wal cannot grow dropped reports
+ * answered 204 (tests/server/fullDisk.test.ts). A startup parameter, as the report worker's work_mem.
+ */
+const durableCommits = '-c synchronous_commit=on';
+
 function postgresDialect(url: string, availability: Availability): EngineDialect {
-  const pool = postgresPool(url, { max: 10, query_timeout: 10_000 });
+  const pool = postgresPool(url, { max: 10, query_timeout: 10_000, options: durableCommits });
   // An idle pooled connection that the server closes (a restart, an outage) emits 'error'; unhandled, it would end the process.
   pool.on('error', (error) => availability.failed(error));
   return { dialect: new PostgresDialect({ pool }), explain: explainPostgres };

@@ -1,6 +1,6 @@
 import { execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { accessSync, appendFileSync, chownSync, constants, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { accessSync, appendFileSync, chownSync, constants, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -27,12 +27,16 @@ export interface PostgresCluster {
   /** postgres://postgres@127.0.0.1:PORT/postgres (superuser, trust authentication). */
   url: string;
   port: number;
-  /** The temporary folder: data/, postgres.log and the unix socket. */
+  /** The temporary folder: data/ (unless options.dataDir put it elsewhere), postgres.log and the unix socket. */
   dir: string;
-  /** Starts the stopped cluster again, on the same port. */
+  /** The data directory. */
+  dataDir: string;
+  /** Starts the stopped cluster again, on the same port; also one that stopped itself (a PANIC whose recovery failed). */
   start(): Promise<void>;
   /** Fast shutdown: open connections are ended, the data stays. */
   stop(): Promise<void>;
+  /** Whether the cluster's postmaster runs (pg_ctl status). */
+  isRunning(): Promise<boolean>;
   /** Stops the cluster if it runs and removes its folder. */
   destroy(): Promise<void>;
   /** The server's log so far. */
@@ -44,6 +48,13 @@ export interface PostgresClusterOptions {
   timeoutMs?: number;
   /** Extra postgresql.conf settings, e.g. { max_connections: '50' }. */
   settings?: Record<string, string>;
+  /**
+   * Where the data directory goes instead of data/ in the temporary folder, e.g. on a small disk the test
+   * fills: a path that does not exist yet, in a folder the cluster's user may enter. Made here, owned by
+   * that user, removed by destroy(). The log and the socket stay in the temporary folder, so the server
+   * can still say what went wrong when that disk is full.
+   */
+  dataDir?: string;
 }
 
 const isRoot = process.getuid?.() === 0;
@@ -131,7 +142,8 @@ async function runAsOwner(bin: string, args: string[], cwd: string, timeoutMs: n
   } catch (caught) {
     const error = caught as { killed?: boolean; code?: number; stdout?: string; stderr?: string };
     const outcome = error.killed ? `did not finish within ${timeoutMs} ms` : `failed (exit code ${error.code})`;
-    throw new Error(`${path.basename(bin)} ${args.join(' ')} ${outcome}:\n${error.stderr ?? ''}${error.stdout ?? ''}`.trim());
+    const message = `${path.basename(bin)} ${args.join(' ')} ${outcome}:\n${error.stderr ?? ''}${error.stdout ?? ''}`.trim();
+    throw Object.assign(new Error(message), { exitCode: error.killed ? undefined : error.code });
   }
 }
 
@@ -145,14 +157,18 @@ export async function startPostgresCluster(options: PostgresClusterOptions = {})
   const pgCtl = path.join(binDir, 'pg_ctl');
   const owner = isRoot ? await userIds(clusterUser) : undefined;
   const dir = mkdtempSync(path.join(tmpdir(), 'auctions-guide-pg-'));
-  const dataDir = path.join(dir, 'data');
+  const dataDir = options.dataDir ?? path.join(dir, 'data');
   const logFile = path.join(dir, 'postgres.log');
   if (owner) chownSync(dir, owner.uid, owner.gid);
+  if (options.dataDir) {
+    mkdirSync(dataDir, { mode: 0o700 });
+    if (owner) chownSync(dataDir, owner.uid, owner.gid);
+  }
 
   const asOwner = (words: string[]) => (isRoot ? ['runuser', '-u', clusterUser, '--', ...words] : words);
   const watchdog = cleanUpWhenThisProcessEnds([
     asOwner([pgCtl, '-D', dataDir, 'stop', '-m', 'immediate']),
-    ['rm', '-rf', dir],
+    ['rm', '-rf', dir, dataDir],
   ]);
   const log = () => (existsSync(logFile) ? readFileSync(logFile, 'utf8') : '');
   const seconds = String(Math.ceil(timeoutMs / 1000));
@@ -191,11 +207,28 @@ export async function startPostgresCluster(options: PostgresClusterOptions = {})
   } catch (error) {
     endProcess(watchdog);
     rmSync(dir, { recursive: true, force: true });
+    rmSync(dataDir, { recursive: true, force: true });
     throw error;
   }
 
+  // A postmaster may also end by itself (a PANIC whose crash recovery fails shuts it down), so what
+  // pg_ctl says outranks what this object last did. Exit code 3: not running.
+  const isRunning = async () => {
+    try {
+      await runAsOwner(pgCtl, ['-D', dataDir, 'status'], dir, 10_000);
+      return true;
+    } catch (error) {
+      if ((error as { exitCode?: unknown }).exitCode === 3) return false;
+      throw error;
+    }
+  };
+
   const stop = async () => {
     if (!running) return;
+    if (!(await isRunning())) {
+      running = false;
+      return;
+    }
     await runAsOwner(pgCtl, ['-D', dataDir, '-w', '-t', seconds, 'stop', '-m', 'fast'], dir, timeoutMs + 5_000);
     running = false;
   };
@@ -204,16 +237,19 @@ export async function startPostgresCluster(options: PostgresClusterOptions = {})
     url: `postgres://${clusterUser}@127.0.0.1:${port}/postgres`,
     port,
     dir,
+    dataDir,
     log,
     start: async () => {
-      if (!running) await pgCtlStart();
+      if (!running || !(await isRunning())) await pgCtlStart();
     },
     stop,
+    isRunning,
     destroy: async () => {
       // Should the stop fail, the watchdog is left to clean up when this process ends.
       await stop();
       endProcess(watchdog);
       rmSync(dir, { recursive: true, force: true });
+      rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }
