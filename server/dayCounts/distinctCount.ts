@@ -72,7 +72,8 @@ export class DistinctCount {
     this.addHash(hash32(visitor));
   }
 
-  private addHash(hash: number): void {
+  /** Counts a visitor by its hash32, for a caller that counts one visitor in many counts and hashes it once. */
+  addHash(hash: number): void {
     if (this.sketch) {
       const index = hash >>> (32 - this.precision);
       const value = rank(hash, this.precision);
