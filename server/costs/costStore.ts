@@ -6,6 +6,7 @@ import { readDayCounts } from '../dayCounts/dayCounts';
 import { readPerDay } from '../dayCounts/funnelQueries';
 import { maxReportDays, type ReportRange } from '../dayCounts/reportRange';
 import type { CostRow } from './costRow';
+import { rangeCostRows, readDailyCostSums, setCostSums, takeCostWritersTurn } from './costSums';
 
 /** What replacing costs did: rows whose amount was new or other than held, and rows already held with that amount. */
 export interface CostWriteCounts {
@@ -58,8 +59,8 @@ const sqlitePauseMs = 30;
 
 const keyOf = (row: CostRow) => JSON.stringify([row.day, row.source, row.campaign, row.content, row.currency]);
 
-/** One statement: the batch's rows set where new or other than held; resolves to how many it set. */
-async function writeBatch(trx: Transaction<Schema>, batch: readonly CostRow[], updatedAt: number): Promise<number> {
+/** One statement: the batch's rows set where new or other than held; resolves to the day of each row it set. */
+async function writeBatch(trx: Transaction<Schema>, batch: readonly CostRow[], updatedAt: number): Promise<string[]> {
   // INSERT … ON CONFLICT DO UPDATE, never a read then a write: two writers of the same key at once would
   // both read "not held" and the second insert would fail on the key (a unique violation), or both read
   // an old amount and one overwrite the other's on stale knowledge. Here the database decides each row
@@ -86,7 +87,7 @@ async function writeBatch(trx: Transaction<Schema>, batch: readonly CostRow[], u
     )
     .returning('day')
     .execute();
-  return written.length;
+  return written.map((row) => row.day);
 }
 
 /**
@@ -116,15 +117,19 @@ export async function replaceCosts(db: Kysely<Schema>, rows: readonly CostRow[],
     if (next > 0) await new Promise((resolve) => setTimeout(resolve, sqlitePauseMs));
     changed += await db.transaction().execute(async (trx) => {
       const began = performance.now();
-      let inSlice = 0;
+      const changedDays: string[] = [];
       let at = next;
       do {
         const batch = unique.slice(at, at + batchSize);
-        inSlice += await writeBatch(trx, batch, updatedAt);
+        changedDays.push(...(await writeBatch(trx, batch, updatedAt)));
         at += batch.length;
       } while (at < unique.length && !(sliced && performance.now() - began >= sqliteSliceMs));
+      // The sums of the days and months this transaction changed, from the costs it sees (costSums.ts),
+      // in turn with other writers, once its own rows are written.
+      await takeCostWritersTurn(trx);
+      await setCostSums(trx, changedDays);
       next = at;
-      return inSlice;
+      return changedDays.length;
     });
   }
   return { changed, unchanged: unique.length - changed };
@@ -164,38 +169,21 @@ export interface CostTotal {
 
 /**
  * The reported costs of the range summed per source, campaign, ad and currency, in that order: one grouped
- * query, whose rows are the sources, campaigns and ads that cost something, not the days. A source's total
- * is the sum of its rows, a campaign's of the rows that name it.
+ * query, whose rows are the sources, campaigns and ads that cost something, not the days, and which reads
+ * the range's whole months already summed (costSums.ts). A source's total is the sum of its rows, a
+ * campaign's of the rows that name it.
  */
 export async function readCostTotals(db: Kysely<Schema>, range: ReportRange): Promise<CostTotal[]> {
   const { from, to } = checkedRange(range);
-  const rows = await db
-    .selectFrom('costs')
-    .select((eb) => ['source', 'campaign', 'content', 'currency', eb.fn.sum<number | string | bigint>('amount_micros').as('amount_micros')])
-    .where('day', '>=', from)
-    .where('day', '<=', to)
-    .groupBy(['source', 'campaign', 'content', 'currency'])
-    .orderBy('source')
-    .orderBy('campaign')
-    .orderBy('content')
-    .orderBy('currency')
-    .execute();
+  const { rows } = await sql<{ source: string; campaign: string; content: string; currency: string; amount_micros: number | string }>`
+    select source, campaign, content, currency, sum(amount_micros) as amount_micros from (${rangeCostRows({ from, to })}) as costs
+    group by source, campaign, content, currency order by source, campaign, content, currency`.execute(db);
   return rows.map(({ amount_micros, ...row }) => ({ ...row, amountMicros: Number(amount_micros) }));
 }
 
-/** The reported costs of each day of the range, summed per currency, in day and currency order (one grouped query). */
+/** The reported costs of each day of the range, summed per currency, in day and currency order (as costSums.ts keeps them). */
 export async function readDailyCostTotals(db: Kysely<Schema>, range: ReportRange): Promise<{ day: string; currency: string; amountMicros: number }[]> {
-  const { from, to } = checkedRange(range);
-  const rows = await db
-    .selectFrom('costs')
-    .select((eb) => ['day', 'currency', eb.fn.sum<number | string | bigint>('amount_micros').as('amount_micros')])
-    .where('day', '>=', from)
-    .where('day', '<=', to)
-    .groupBy(['day', 'currency'])
-    .orderBy('day')
-    .orderBy('currency')
-    .execute();
-  return rows.map(({ day, currency, amount_micros }) => ({ day, currency, amountMicros: Number(amount_micros) }));
+  return readDailyCostSums(db, checkedRange(range));
 }
 
 const toRule = (row: Record<string, unknown>): FixedCost => ({

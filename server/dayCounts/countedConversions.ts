@@ -49,7 +49,8 @@ export function variantConversions(db: Kysely<Schema> | Transaction<Schema>) {
 /**
  * Conversions not reversed that carried a campaign or an ad (content), counted per day of their click (as
  * countedConversions), source, campaign and content ('' for a part not known) and currency: what the
- * campaigns' costs report reads (partial index conversions_in_campaigns) and the fold keeps.
+ * fold keeps (partial index conversions_in_campaigns); the campaigns' costs report sums the same rows over
+ * its range (funnelQueries.ts, readCampaignConversionCounts).
  */
 export function campaignConversions(db: Kysely<Schema> | Transaction<Schema>) {
   return db

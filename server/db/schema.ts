@@ -15,6 +15,10 @@ export interface Schema {
   views: ViewsTable;
   daily_counts: DailyCountsTable;
   closed_days: ClosedDaysTable;
+  monthly_counts: MonthlyCountsTable;
+  closed_months: ClosedMonthsTable;
+  cost_days: CostDaysTable;
+  cost_months: CostMonthsTable;
   daily_conversions: DailyConversionsTable;
   daily_variant_conversions: DailyVariantConversionsTable;
   daily_campaign_conversions: DailyCampaignConversionsTable;
@@ -173,6 +177,41 @@ export interface DailyCountsTable {
 /** The days closed into daily_counts: always every day up to the latest one, so reports read raw rows only after it. */
 export interface ClosedDaysTable {
   day: string;
+  closed_at: number;
+}
+
+/** A closed month's daily_counts summed per dimension and value (month: 'YYYY-MM'); distinct_values summed too. */
+export interface MonthlyCountsTable {
+  dimension: string;
+  month: string;
+  value: string;
+  views: number;
+  visitors: number;
+  clicks: number;
+  clickers: number;
+  distinct_values: number;
+}
+
+/** The reported costs of a day summed per currency, kept by every write of costs (server/costs/costSums.ts). */
+export interface CostDaysTable {
+  day: string;
+  currency: string;
+  amount_micros: number;
+}
+
+/** The reported costs of a month (YYYY-MM) summed per source, campaign, ad and currency, kept as cost_days is. */
+export interface CostMonthsTable {
+  month: string;
+  source: string;
+  campaign: string;
+  content: string;
+  currency: string;
+  amount_micros: number;
+}
+
+/** The months summed into monthly_counts: every month up to the latest one whose days were closed then. */
+export interface ClosedMonthsTable {
+  month: string;
   closed_at: number;
 }
 

@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely';
+import { resetCostSums } from '../costs/costSums';
 import type { Schema } from '../db/schema';
 import { copyKeyedRows, type CopyCounts, type Row } from './copyKeyedRows';
 
@@ -31,7 +32,8 @@ async function* costBatches(source: Kysely<Schema>): AsyncGenerator<Row[]> {
 /**
  * Reported costs (schema 10), keyed by day, source, campaign, ad and currency: copied when the target lacks
  * the key, already there with the same amount, skipped when the target holds another amount (its own import
- * since, say), which it keeps.
+ * since, say), which it keeps. Written as rows, not through replaceCosts, so the target's sums of them
+ * (server/costs/costSums.ts) are then set anew from every cost it holds.
  */
 export async function copyCosts(source: Kysely<Schema>, target: Kysely<Schema>): Promise<CopyCounts> {
   const { copied, present, skipped } = await copyKeyedRows(
@@ -39,6 +41,7 @@ export async function copyCosts(source: Kysely<Schema>, target: Kysely<Schema>):
     { table: 'costs', key: costKey, figures: ['amount_micros'], written: [...costKey, 'amount_micros', 'updated_at'], lookup: 'day', conflict: costKey },
     costBatches(source),
   );
+  if (copied > 0) await resetCostSums(target);
   return { copied, present, skipped };
 }
 

@@ -27,3 +27,18 @@ export function isDay(value: string): boolean {
   const time = Date.parse(`${value}T00:00:00Z`);
   return !Number.isNaN(time) && utcDay(new Date(time)) === value;
 }
+
+/** The UTC month a YYYY-MM-DD day is in, as YYYY-MM. */
+export const monthOf = (day: string): string => day.slice(0, 7);
+
+/** The first day of a YYYY-MM month. */
+export const firstDayOf = (month: string): string => `${month}-01`;
+
+/** The YYYY-MM month `months` after (or, when negative, before) a YYYY-MM month. */
+export function addMonths(month: string, months: number): string {
+  const [year, index] = month.split('-').map(Number) as [number, number];
+  return new Date(Date.UTC(year, index - 1 + months, 1)).toISOString().slice(0, 7);
+}
+
+/** The last day of a YYYY-MM month. */
+export const lastDayOf = (month: string): string => addDays(firstDayOf(addMonths(month, 1)), -1);

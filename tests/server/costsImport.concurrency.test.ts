@@ -8,6 +8,7 @@ import type { DatabaseSettings } from '../../server/db/databaseSettings';
 import { openDatabase } from '../../server/db/openDatabase';
 import { silentLogger } from '../../server/lib/logger';
 import { addDays } from '../../server/lib/utcDay';
+import { costSumsHeldAndDue } from '../support/costSums';
 import { createTestDatabase, type TestDatabase } from '../support/postgres';
 import { runScript } from '../support/scriptProcess';
 import { useTempDir } from '../support/tempDir';
@@ -67,10 +68,13 @@ function written(stdout: string): { changed: number; unchanged: number } {
 }
 
 /** Every stored cost, key → micros. */
+/** The costs held, by key; and, since the report reads them summed ahead, it checks the sums kept agree with them. */
 async function stored(settings: DatabaseSettings): Promise<Map<string, number>> {
   const database = await openDatabase(settings, { logger: silentLogger });
   try {
     const rows = await readCosts(database.db, { from: firstDay, to: addDays(firstDay, 365) });
+    const { held, due } = await costSumsHeldAndDue(database.db);
+    expect(held).toEqual(due);
     return new Map(rows.map((row) => [keyOf(row), row.amountMicros]));
   } finally {
     await database.close();

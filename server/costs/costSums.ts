@@ -1,0 +1,85 @@
+import { sql, type Kysely, type Transaction } from 'kysely';
+import { engineOf } from '../db/engineOf';
+import type { Schema } from '../db/schema';
+import { addDays, addMonths, firstDayOf, lastDayOf, monthOf } from '../lib/utcDay';
+import type { ReportRange } from '../dayCounts/reportRange';
+
+/*
+ * The reported costs summed ahead of the reports (migration 13): cost_days per day and currency, for the
+ * report's daily figures, and cost_months per month, source, campaign, ad and currency, for its sums
+ * over a range. A year of 200 campaigns' daily costs is 110,000 rows; read through these it is 365 rows
+ * and about 3,600, plus the days of the range's partial months. A cost's day can be corrected at any
+ * time (an ad platform restates its report), so the sums are not closed once as days are: every write
+ * of costs sets them anew for the days and months it touched, in its own transaction.
+ */
+
+/** A constant key for PostgreSQL's transaction-scoped advisory lock that writers of costs take in turn. */
+const costWritersLock = 27_0013;
+
+/**
+ * Makes the cost writers of every instance take turns setting the sums, from here to the end of the
+ * transaction: called once the transaction's costs are written, so writers still write their rows side
+ * by side (each row decided under its own lock, costStore.ts) and wait for each other only for this last
+ * step, which a year's import finishes in a fraction of a second. Each writer sets the sums from the
+ * costs it sees; two at once would each miss the other's uncommitted rows, and the last to commit would
+ * leave sums without the first's. In turn, each statement after the lock sees every writer before it
+ * committed. SQLite has one writer at a time already.
+ */
+export async function takeCostWritersTurn(trx: Transaction<Schema>): Promise<void> {
+  if (engineOf(trx) === 'postgres') await sql`select pg_advisory_xact_lock(${costWritersLock})`.execute(trx);
+}
+
+/**
+ * Sets cost_days of the given days and cost_months of their months from the costs held now: a month is
+ * summed whole (its days' rows, a few thousand at most campaigns'), never added to, so the sums are
+ * whatever the costs say, however often or in whatever pieces they were written. Called in the writing
+ * transaction, after its costs are written and takeCostWritersTurn.
+ */
+export async function setCostSums(trx: Transaction<Schema> | Kysely<Schema>, days: Iterable<string>): Promise<void> {
+  const dayList = [...new Set(days)].sort();
+  for (let start = 0; start < dayList.length; start += 500) {
+    const some = dayList.slice(start, start + 500);
+    await trx.deleteFrom('cost_days').where('day', 'in', some).execute();
+    await sql`insert into cost_days (day, currency, amount_micros)
+      select day, currency, sum(amount_micros) from costs where day in (${sql.join(some)}) group by day, currency`.execute(trx);
+  }
+  for (const month of new Set(dayList.map(monthOf))) {
+    await trx.deleteFrom('cost_months').where('month', '=', month).execute();
+    await sql`insert into cost_months (month, source, campaign, content, currency, amount_micros)
+      select ${month}, source, campaign, content, currency, sum(amount_micros) from costs
+      where day >= ${firstDayOf(month)} and day <= ${lastDayOf(month)} group by source, campaign, content, currency`.execute(trx);
+  }
+}
+
+/** Sets every sum anew from every cost held: for costs written other than through replaceCosts (db:copy). */
+export async function resetCostSums(db: Kysely<Schema>): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await takeCostWritersTurn(trx);
+    await trx.deleteFrom('cost_days').execute();
+    await trx.deleteFrom('cost_months').execute();
+    await sql`insert into cost_days (day, currency, amount_micros) select day, currency, sum(amount_micros) from costs group by day, currency`.execute(trx);
+    await sql`insert into cost_months (month, source, campaign, content, currency, amount_micros)
+      select substr(day, 1, 7), source, campaign, content, currency, sum(amount_micros) from costs group by substr(day, 1, 7), source, campaign, content, currency`.execute(trx);
+  });
+}
+
+/** The reported costs of each day of the range, summed per currency, in day and currency order. */
+export async function readDailyCostSums(db: Kysely<Schema>, { from, to }: ReportRange): Promise<{ day: string; currency: string; amountMicros: number }[]> {
+  const rows = await db.selectFrom('cost_days').select(['day', 'currency', 'amount_micros']).where('day', '>=', from).where('day', '<=', to).orderBy('day').orderBy('currency').execute();
+  return rows.map(({ day, currency, amount_micros }) => ({ day, currency, amountMicros: Number(amount_micros) }));
+}
+
+/**
+ * The rows whose amounts, summed per source, campaign, ad and currency, are the range's reported costs:
+ * the range's whole months from cost_months, the days before and after them from costs. A subquery for
+ * readCostTotals (costStore.ts).
+ */
+export function rangeCostRows({ from, to }: ReportRange) {
+  const firstMonth = from === firstDayOf(monthOf(from)) ? monthOf(from) : addMonths(monthOf(from), 1);
+  const lastMonth = to === lastDayOf(monthOf(to)) ? monthOf(to) : addMonths(monthOf(to), -1);
+  const daysIn = (first: string, last: string) =>
+    sql`select source, campaign, content, currency, amount_micros from costs where day >= ${first} and day <= ${last}`;
+  if (firstMonth > lastMonth) return daysIn(from, to);
+  const months = sql`select source, campaign, content, currency, amount_micros from cost_months where month >= ${firstMonth} and month <= ${lastMonth}`;
+  return sql`${daysIn(from, addDays(firstDayOf(firstMonth), -1))} union all ${months} union all ${daysIn(addDays(lastDayOf(lastMonth), 1), to)}`;
+}
