@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { type ChildProcess } from 'node:child_process';
 import type autocannon from 'autocannon';
 import { createElement } from 'react';
@@ -81,6 +82,17 @@ function timedSummary(results: Timed[]): Summary {
 /** The size of a page answered 200 among the runs. */
 const answered = (results: Timed[]) => results.find((run) => run.status === 200) ?? { bytes: NaN, wireBytes: NaN };
 
+/** A process's peak resident memory in MB, from Linux's /proc (VmHWM); undefined where that cannot be read. */
+function peakMegabytes(pid: number | undefined): number | undefined {
+  if (pid === undefined) return undefined;
+  try {
+    const kilobytes = /^VmHWM:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+    return kilobytes === undefined ? undefined : Math.round(Number(kilobytes) / 1024);
+  } catch {
+    return undefined;
+  }
+}
+
 export async function measureServer(setup: EngineSetup, figures: VolumeFigures, children: Set<ChildProcess>): Promise<void> {
   let server = await start(setup, children);
   try {
@@ -154,6 +166,7 @@ export async function measureServer(setup: EngineSetup, figures: VolumeFigures, 
 
     // The same flood on a closed day: yesterday's totals are taken back and the flood added while the
     // server is stopped; started again, it closes yesterday anew (today's flood is removed first).
+    const firstPeak = peakMegabytes(server.child.pid);
     await server.stop();
     const yesterday = addDays(today, -1);
     const writtenClosed = await write(setup, async (writer) => {
@@ -166,6 +179,11 @@ export async function measureServer(setup: EngineSetup, figures: VolumeFigures, 
     server = await start(setup, children);
     await waitForClosing(setup, server);
     figures.floodClosed = await measureFlood(server, `yesterday (${yesterday}, closed: 1,000 sources kept, the rest in one row), written in ${seconds(writtenClosed)}`);
+    // The first server's peak covered closing the year and the reports above; this one's, closing the
+    // flooded day and its reports: the higher is what the site needs.
+    const peak = Math.max(firstPeak ?? 0, peakMegabytes(server.child.pid) ?? 0);
+    if (peak > 0) figures.peakMegabytes = peak;
+    console.log(`  the server's peak resident memory (VmHWM, its report worker included): ${firstPeak ?? '?'} MB through closing the year and the reports, ${peakMegabytes(server.child.pid) ?? '?'} MB through the flooded day`);
   } catch (error) {
     // What the server said last tells a crash from a refusal.
     const { exitCode, signalCode } = server.child;
