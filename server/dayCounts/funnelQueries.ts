@@ -46,25 +46,30 @@ export function readPerDay(db: Kysely<Schema>, dimension: Dimension, { from, to 
   return rows(db, sql`select day, value, ${sums} from (${dayValueRows(dimension, from, to, dayCounts)}) as counts group by day, value`);
 }
 
-/**
- * The named values of a dimension summed over the range, in valueOrder: for values a report must show
- * whatever their rank (a campaign with a cost). Bounded by the names asked for, not by the traffic.
- */
-export function readNamedValues(db: Kysely<Schema>, dimension: Dimension, { from, to }: ReportRange, dayCounts: DayCounts, values: readonly string[]): Promise<DayCountRow[]> {
-  if (values.length === 0) return Promise.resolve([]);
-  return rows(
-    db,
-    sql`select value, ${sums} from (${rangeValueRows(dimension, from, to, dayCounts)}) as counts where value in (${sql.join(values)})
-      group by value order by ${valueOrder}`,
-  );
-}
-
 /** A dimension's values over the range, in valueOrder, at most `limit` of them (the othersValue row is never listed). */
 export function readTopValues(db: Kysely<Schema>, dimension: Dimension, { from, to }: ReportRange, dayCounts: DayCounts, limit: ValueLimit, order = valueOrder): Promise<DayCountRow[]> {
   return rows(
     db,
     sql`select value, ${sums} from (${rangeValueRows(dimension, from, to, dayCounts)}) as counts where value <> ${othersValue}
       group by value order by ${order} ${limitClause(limit)}`,
+  );
+}
+
+/**
+ * A dimension's busiest values and some named ones, in one read of its rows: the `limit` first values over the
+ * range in valueOrder, and the named ones wherever they rank (the othersValue row is never listed). For a
+ * report that lists the busiest and those it must show (the campaigns with a cost), where two reads would
+ * sum the same rows twice.
+ */
+export function readTopAndNamedValues(db: Kysely<Schema>, dimension: Dimension, { from, to }: ReportRange, dayCounts: DayCounts, limit: number, values: readonly string[]): Promise<DayCountRow[]> {
+  const named = values.length === 0 ? sql`` : sql`or value in (${sql.join(values)})`;
+  return rows(
+    db,
+    sql`select value, views, visitors, clicks, clickers from (
+        select value, views, visitors, clicks, clickers, row_number() over (order by ${valueOrder}) as position from (
+          select value, ${sums} from (${rangeValueRows(dimension, from, to, dayCounts)}) as counts where value <> ${othersValue} group by value
+        ) as byValue
+      ) as ranked where position <= ${limit} ${named} order by position`,
   );
 }
 

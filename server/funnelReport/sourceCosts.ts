@@ -6,7 +6,7 @@ import { costVerdict, type CostVerdictKind } from '../costs/costVerdict';
 import type { DayCounts } from '../dayCounts/dayCounts';
 import { adValue, campaignParts, campaignValue } from '../dayCounts/dimensions';
 import type { ConversionCount } from '../dayCounts/funnelQueries';
-import { readCampaignConversionCounts, readNamedValues, readPerDay, readTopValues } from '../dayCounts/funnelQueries';
+import { readCampaignConversionCounts, readPerDay, readTopAndNamedValues } from '../dayCounts/funnelQueries';
 import { daysOf, type ReportRange } from '../dayCounts/reportRange';
 
 const microsPerUnit = 1_000_000;
@@ -260,17 +260,19 @@ async function readCampaignCosts(
   currency: string,
   payoutMicros: number | undefined,
 ): Promise<CampaignCosts[]> {
-  const [credited, busiestCampaigns, busiestAds] = await Promise.all([
-    readCampaignConversionCounts(db, range),
-    readTopValues(db, 'campaign', range, dayCounts, uncostedCampaignsListed),
-    readTopValues(db, 'ad', range, dayCounts, uncostedAdsListed),
-  ]);
   const campaignCosts = new Map<string, Map<string, number>>();
   const adCosts = new Map<string, Map<string, number>>();
   for (const row of [...totals, ...fixed].filter((cost) => cost.campaign !== '')) {
     add(campaignCosts, campaignValue(row.source, row.campaign), row.currency, row.amountMicros);
     if (row.content !== '') add(adCosts, adValue(row.source, row.campaign, row.content), row.currency, row.amountMicros);
   }
+  // The busiest and every one with a cost, in one read a dimension. An ad with a cost has a campaign with
+  // one (its row counts for both), so every costed ad is under a campaign shown.
+  const [credited, campaignRows, adRows] = await Promise.all([
+    readCampaignConversionCounts(db, range),
+    readTopAndNamedValues(db, 'campaign', range, dayCounts, uncostedCampaignsListed, [...campaignCosts.keys()]),
+    readTopAndNamedValues(db, 'ad', range, dayCounts, uncostedAdsListed, [...adCosts.keys()]),
+  ]);
   const campaignEarned = new Map<string, Earned>();
   const adEarned = new Map<string, Earned>();
   for (const row of credited) {
@@ -278,15 +280,10 @@ async function readCampaignCosts(
     if (row.content !== '') earn(adEarned, adValue(row.source, row.campaign, row.content), row, currency);
   }
 
-  const campaignCounts = new Map(busiestCampaigns.map((row) => [row.value, row]));
-  const costedCampaigns = [...campaignCosts.keys()].filter((value) => !campaignCounts.has(value));
-  for (const row of await readNamedValues(db, 'campaign', range, dayCounts, costedCampaigns)) campaignCounts.set(row.value, row);
+  const campaignCounts = new Map(campaignRows.map((row) => [row.value, row]));
   const shown = new Set([...campaignCounts.keys(), ...campaignCosts.keys()]);
-
   // An ad is shown under a campaign shown: with a cost, or among the busiest.
-  const adCounts = new Map(busiestAds.filter((row) => shown.has(campaignOfAd(row.value))).map((row) => [row.value, row]));
-  const costedAds = [...adCosts.keys()].filter((value) => !adCounts.has(value));
-  for (const row of await readNamedValues(db, 'ad', range, dayCounts, costedAds)) adCounts.set(row.value, row);
+  const adCounts = new Map(adRows.filter((row) => shown.has(campaignOfAd(row.value))).map((row) => [row.value, row]));
   const adsByCampaign = new Map<string, string[]>();
   for (const value of new Set([...adCounts.keys(), ...adCosts.keys()])) {
     const campaign = campaignOfAd(value);

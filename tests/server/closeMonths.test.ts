@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Schema } from '../../server/db/schema';
 import { readDayCounts } from '../../server/dayCounts/dayCounts';
 import { othersValue } from '../../server/dayCounts/dimensions';
-import { readNamedValues, readTopValues, readTopValuesWithTotal } from '../../server/dayCounts/funnelQueries';
+import { readTopAndNamedValues, readTopValues, readTopValuesWithTotal } from '../../server/dayCounts/funnelQueries';
 import { closeFinishedMonths } from '../../server/jobs/closeMonths';
 import { addDays } from '../../server/lib/utcDay';
 import { engines, openTestDatabase, useTestDatabase } from '../support/engines';
@@ -45,12 +45,14 @@ function dailyRows(values: readonly DailyRow[]): DailyRow[] {
   return [...byKey.values()].map((row) => ({ ...row, distinct_values: row.value === othersValue ? row.distinct_values : 1 }));
 }
 
+const named = ['google\u001fcampaign-3', 'google\u001fcampaign-17', othersValue];
+
 const rangeArbitrary = fc
   .tuple(fc.integer({ min: -5, max: dayCount + 5 }), fc.integer({ min: 0, max: dayCount + 10 }))
   .map(([start, length]) => ({ from: addDays(firstDay, start), to: addDays(firstDay, start + length) }));
 
 describe.each(engines)('closed months on %s', (engine) => {
-  it('leave every range summed as from its days: the top values, every value with the total, and named values', async () => {
+  it('leave every range summed as from its days: the top values, every value with the total, and the top with named values', async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(dayValue, { minLength: 200, maxLength: 1500 }), fc.integer({ min: 30, max: dayCount }), fc.array(rangeArbitrary, { minLength: 3, maxLength: 6 }), async (values, closedDays, ranges) => {
         const opened = await openTestDatabase(engine);
@@ -64,9 +66,14 @@ describe.each(engines)('closed months on %s', (engine) => {
               readTopValues(db, 'campaign', { from, to }, dayCounts, 5),
               readTopValuesWithTotal(db, 'campaign', { from, to }, dayCounts, 'all'),
               readTopValuesWithTotal(db, 'source', { from, to }, dayCounts, 3),
-              readNamedValues(db, 'campaign', { from, to }, dayCounts, ['google\u001fcampaign-3', 'google\u001fcampaign-17', othersValue]),
+              readTopAndNamedValues(db, 'campaign', { from, to }, dayCounts, 3, named),
             ]);
           };
+          // The busiest and the named in one read: the first of every value in order, and the named.
+          for (const each of ranges) {
+            const [, { top: every }, , topAndNamed] = await read(each);
+            expect(topAndNamed).toEqual(every.filter((row, index) => index < 3 || named.includes(row.value)));
+          }
           const fromDays = await Promise.all(ranges.map(read));
           const months = await closeFinishedMonths(db);
           // Every month whose last day is closed, from the first closed day's month on.
