@@ -151,8 +151,25 @@ function plannedLift(visitors: number, breakEvenRate: number, rate: number, desi
  */
 export function visitorsNeeded(breakEvenRate: number, lift: number, design: { alpha: number; power: number }): number {
   // With τ = Δ = lift·r₀ and u = Δ/sqrt(V), log Λ at the quantile depends on u alone; n follows from V.
-  const u = thresholdDistance(normalQuantile(design.power), Math.log(1 / design.alpha));
+  const u = distanceFor(design);
   return Math.ceil(((1 - breakEvenRate) * u * u) / (lift * lift * breakEvenRate));
+}
+
+/**
+ * thresholdDistance for a design, solved once per design: it depends on the design alone, and solving it
+ * was most of what a report's few hundred verdicts cost (a year of 200 campaigns and their ads).
+ */
+const distances = new Map<string, number>();
+function distanceFor({ alpha, power }: { alpha: number; power: number }): number {
+  const key = `${alpha} ${power}`;
+  let u = distances.get(key);
+  if (u === undefined) {
+    u = thresholdDistance(normalQuantile(power), Math.log(1 / alpha));
+    // Designs are the code's constants and the tests' few: bounded all the same.
+    if (distances.size >= 64) distances.clear();
+    distances.set(key, u);
+  }
+  return u;
 }
 
 /** Up to two significant figures: 4,137 → 4,200. */

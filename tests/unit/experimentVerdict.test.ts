@@ -129,6 +129,15 @@ describe('chanceBest', () => {
     // One draw: variants with identical shapes still draw different rates, so ties need identical draws; none here.
     expect(sum(chanceBest([totals[0]!, totals[0]!], 1))).toBe(1);
   });
+
+  it('answers counts asked before from memory, with figures a caller cannot change for the next', () => {
+    const first = chanceBest(totals);
+    first[0] = 7;
+    expect(chanceBest(totals)).not.toContain(7);
+    // Other counts, other figures: the memory is keyed by every count and the number of draws.
+    expect(chanceBest([totals[0]!, { visitors: 40_000, successes: 861 }])).not.toEqual(chanceBest([totals[0]!, totals[1]!]));
+    expect(chanceBest(totals, 1_000)).not.toEqual(chanceBest(totals));
+  });
 });
 
 describe('visitorsToTell', () => {
