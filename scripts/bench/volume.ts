@@ -1,5 +1,5 @@
 /**
- * npm run bench -- volume [--views N] [--engine sqlite|postgres]: a year of a busy site (10,000,000 page
+ * npm run bench -- volume [--views N] [--engine sqlite|postgres] [--memory-limit MB|off]: a year of a busy site (10,000,000 page
  * views, 1,000,000 clicks, 50,000 conversions unless --views says fewer; 200 paid campaigns of an ad or
  * two, each with a cost every day) on SQLite and on a throwaway
  * PostgreSQL, then the built server on it: how long closing the year's days takes, /admin for 365 and 30
@@ -17,6 +17,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { openDatabase } from '../../server/db/openDatabase';
 import { silentLogger } from '../../server/lib/logger';
+import { openMemoryCgroup } from '../../tests/support/memoryCgroup';
 import { startPostgresCluster } from '../../tests/support/postgres';
 import { postgresSetup, sqliteSetup, type EngineSetup } from './volumeEngines';
 import { load, number, printTargets, seconds, type VolumeFigures } from './volumeFigures';
@@ -25,20 +26,25 @@ import { planDays, volumeCounts, volumeDays, type VolumeCounts } from './volumeP
 import { writeVolume } from './volumeRows';
 import { paidCampaigns } from './volumeTraffic';
 
-const usage = 'npm run bench -- volume [--views N] [--engine sqlite|postgres]';
+const usage = 'npm run bench -- volume [--views N] [--engine sqlite|postgres] [--memory-limit MB|off]';
+/** The server runs in a memory cgroup of this many MB (deploy/auctions-guide.service's MemoryMax) where one can be made. */
+const defaultMemoryLimitMb = 256;
 const defaultViews = 10_000_000;
 
-function volumeOptions(args: string[]): { counts: VolumeCounts; engines: string[] } {
-  const { values } = parseArgs({ args, options: { views: { type: 'string' }, engine: { type: 'string', multiple: true } }, strict: true, allowPositionals: false });
+function volumeOptions(args: string[]): { counts: VolumeCounts; engines: string[]; memoryLimitMb: number | undefined } {
+  const { values } = parseArgs({ args, options: { views: { type: 'string' }, engine: { type: 'string', multiple: true }, 'memory-limit': { type: 'string' } }, strict: true, allowPositionals: false });
   const views = values.views === undefined ? defaultViews : Number(values.views.replaceAll(/[,_]/g, ''));
   if (!Number.isSafeInteger(views) || views < 1_000 || views > 100_000_000) throw new Error(`--views must be a whole number from 1,000 to 100,000,000, got "${values.views}"\n${usage}`);
   const engines = values.engine ?? ['sqlite', 'postgres'];
   for (const engine of engines) if (!['sqlite', 'postgres'].includes(engine)) throw new Error(`--engine must be sqlite or postgres, got "${engine}"\n${usage}`);
-  return { counts: volumeCounts(views), engines };
+  const limit = values['memory-limit'];
+  const memoryLimitMb = limit === 'off' ? undefined : limit === undefined ? defaultMemoryLimitMb : Number(limit);
+  if (memoryLimitMb !== undefined && !(Number.isSafeInteger(memoryLimitMb) && memoryLimitMb >= 64 && memoryLimitMb <= 65_536)) throw new Error(`--memory-limit must be a whole number of MB from 64 to 65,536, or off, got "${limit}"\n${usage}`);
+  return { counts: volumeCounts(views), engines, memoryLimitMb };
 }
 
 export async function benchVolume(args: string[]): Promise<void> {
-  const { counts, engines } = volumeOptions(args);
+  const { counts, engines, memoryLimitMb } = volumeOptions(args);
   const dir = mkdtempSync(path.join(tmpdir(), 'bench-volume-'));
   const children = new Set<ChildProcess>();
   // Stopped from outside: no server outlives the bench, nor its files (the PostgreSQL cluster has its own watchdog).
@@ -52,12 +58,12 @@ export async function benchVolume(args: string[]): Promise<void> {
   console.log(`\nA year of a busy site: ${number(counts.views)} page views, ${number(counts.clicks)} clicks, ${number(counts.conversions)} conversions over ${volumeDays} UTC days, today included`);
   const figures: VolumeFigures[] = [];
   try {
-    if (engines.includes('sqlite')) figures.push(await onEngine(sqliteSetup(path.join(dir, 'clicks.sqlite')), counts, children));
+    if (engines.includes('sqlite')) figures.push(await onEngine(sqliteSetup(path.join(dir, 'clicks.sqlite')), counts, children, memoryLimitMb));
     if (engines.includes('postgres')) {
       // The recording parts' cluster: PostgreSQL's durable defaults, fsync and synchronous_commit on.
       const cluster = await startPostgresCluster({ timeoutMs: 120_000, settings: { fsync: 'on', synchronous_commit: 'on', full_page_writes: 'on', wal_level: 'replica' } });
       try {
-        figures.push(await onEngine(postgresSetup(cluster.url), counts, children));
+        figures.push(await onEngine(postgresSetup(cluster.url), counts, children, memoryLimitMb));
       } finally {
         await cluster.destroy();
       }
@@ -70,15 +76,29 @@ export async function benchVolume(args: string[]): Promise<void> {
   printTargets(figures);
 }
 
-/** Generation, then the server on the result; a failure ends this engine's part with its message, and the figures so far are kept. */
-async function onEngine(setup: EngineSetup, counts: VolumeCounts, children: Set<ChildProcess>): Promise<VolumeFigures> {
+/**
+ * Generation, then the server on the result, in a memory cgroup of memoryLimitMb where one can be made (the
+ * database's own server, PostgreSQL, stays outside it: the limit is the site's); a failure ends this
+ * engine's part with its message, and the figures so far are kept.
+ */
+async function onEngine(setup: EngineSetup, counts: VolumeCounts, children: Set<ChildProcess>, memoryLimitMb: number | undefined): Promise<VolumeFigures> {
   const figures: VolumeFigures = { engine: setup.name };
   console.log(`\n${setup.name} (${load()})`);
+  const opened = memoryLimitMb === undefined ? undefined : openMemoryCgroup(`auctions-guide-bench-volume-${process.pid}`, memoryLimitMb * 1024 * 1024);
+  const cgroup = opened && 'cgroup' in opened ? opened.cgroup : undefined;
   try {
     figures.generationMs = await generate(setup, counts);
-    await measureServer(setup, figures, children);
+    if (cgroup) console.log(`  the server runs in a memory cgroup (v${cgroup.version}) of ${memoryLimitMb} MB, page cache included`);
+    else console.log(`  the server runs without a memory limit${opened && 'unusable' in opened ? ` (no memory cgroup: ${opened.unusable})` : ''}`);
+    await measureServer(setup, figures, children, cgroup);
   } catch (error) {
     console.log(`  stopped: ${error instanceof Error ? error.message : String(error)}`);
+  } finally {
+    if (cgroup && memoryLimitMb !== undefined) {
+      figures.memoryLimit = { limitMb: memoryLimitMb, peakMb: Math.round(cgroup.peakBytes() / 1024 / 1024), oomKills: cgroup.oomKills() };
+      console.log(`  the memory cgroup's peak: ${figures.memoryLimit.peakMb} MB of ${memoryLimitMb} MB, page cache included; processes killed for memory: ${figures.memoryLimit.oomKills}`);
+      cgroup.remove();
+    }
   }
   return figures;
 }

@@ -46,6 +46,8 @@ export interface VolumeFigures {
   floodClosed?: { time: Summary; bytes: number };
   /** The server's peak resident memory (VmHWM, worker threads included) through closing the year and every report above, in MB. */
   peakMegabytes?: number;
+  /** The memory cgroup the server ran in: its limit, the most it was charged (page cache included), and OOM kills. */
+  memoryLimit?: { limitMb: number; peakMb: number; oomKills: number };
 }
 
 export function printTargets(figures: VolumeFigures[]) {
@@ -60,6 +62,7 @@ export function printTargets(figures: VolumeFigures[]) {
     ['flood /admin, today', `< ${targets.floodBytes / 1000} KB`, (f) => (f.floodToday ? `${kilobytes(f.floodToday.bytes)} ${f.floodToday.bytes < targets.floodBytes ? 'met' : 'missed'}, ${ms(f.floodToday.time.median)}` : 'not measured')],
     ['flood /admin, yesterday', `< ${targets.floodBytes / 1000} KB`, (f) => (f.floodClosed ? `${kilobytes(f.floodClosed.bytes)} ${f.floodClosed.bytes < targets.floodBytes ? 'met' : 'missed'}, ${ms(f.floodClosed.time.median)}` : 'not measured')],
     ['server peak resident memory', `≤ ${targets.peakMegabytes} MB`, (f) => (f.peakMegabytes === undefined ? 'not measured' : `${f.peakMegabytes} MB ${f.peakMegabytes <= targets.peakMegabytes ? 'met' : 'missed'}`)],
+    ['in its memory cgroup', '0 killed', (f) => (f.memoryLimit ? `peak ${f.memoryLimit.peakMb} of ${f.memoryLimit.limitMb} MB, ${f.memoryLimit.oomKills} killed ${f.memoryLimit.oomKills === 0 ? 'met' : 'missed'}` : 'no cgroup')],
   ];
   const plain = (value: (f: VolumeFigures) => number | undefined, format: (n: number) => string) => (f: VolumeFigures) => {
     const n = value(f);

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import type { MemoryCgroup } from '../../tests/support/memoryCgroup';
 import { type ChildProcess } from 'node:child_process';
 import type autocannon from 'autocannon';
 import { createElement } from 'react';
@@ -60,8 +61,8 @@ async function waitForClosing(setup: EngineSetup, server: RunningServer): Promis
   }
 }
 
-async function start(setup: EngineSetup, children: Set<ChildProcess>): Promise<RunningServer> {
-  const server = await startBuiltServer(await freePort(), { ...setup.variables, ADMIN_TOKEN: adminToken, TRUST_PROXY: 'true' }, limits.startMs, children);
+async function start(setup: EngineSetup, children: Set<ChildProcess>, cgroup: MemoryCgroup | undefined): Promise<RunningServer> {
+  const server = await startBuiltServer(await freePort(), { ...setup.variables, ADMIN_TOKEN: adminToken, TRUST_PROXY: 'true' }, limits.startMs, children, cgroup);
   console.log(`  server answered /healthz ${seconds(server.readyMs)} after it was started`);
   return server;
 }
@@ -93,8 +94,8 @@ function peakMegabytes(pid: number | undefined): number | undefined {
   }
 }
 
-export async function measureServer(setup: EngineSetup, figures: VolumeFigures, children: Set<ChildProcess>): Promise<void> {
-  let server = await start(setup, children);
+export async function measureServer(setup: EngineSetup, figures: VolumeFigures, children: Set<ChildProcess>, cgroup?: MemoryCgroup): Promise<void> {
+  let server = await start(setup, children, cgroup);
   try {
     figures.readyMs = server.readyMs;
     figures.closedMs = await waitForClosing(setup, server);
@@ -176,7 +177,7 @@ export async function measureServer(setup: EngineSetup, figures: VolumeFigures, 
       await writeSourceFlood(writer, yesterday, 86_400_000, floodSources, 'flood-closed');
     });
     await setup.afterDelete?.();
-    server = await start(setup, children);
+    server = await start(setup, children, cgroup);
     await waitForClosing(setup, server);
     figures.floodClosed = await measureFlood(server, `yesterday (${yesterday}, closed: 1,000 sources kept, the rest in one row), written in ${seconds(writtenClosed)}`);
     // The first server's peak covered closing the year and the reports above; this one's, closing the

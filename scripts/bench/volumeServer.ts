@@ -5,6 +5,7 @@ import http from 'node:http';
 import path from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { projectRoot } from '../../server/lib/paths';
+import type { MemoryCgroup } from '../../tests/support/memoryCgroup';
 
 /** The built server and the stats script, started and timed for the volume part; every wait here has a limit. */
 
@@ -36,11 +37,13 @@ export interface RunningServer {
  * Spawns dist/server/main.cjs on 127.0.0.1 and waits, at most limitMs, for /healthz; a server that exits
  * first ends the wait with its output. The child is in `children` for as long as it runs.
  */
-export async function startBuiltServer(port: number, variables: Record<string, string>, limitMs: number, children: Set<ChildProcess>): Promise<RunningServer> {
+export async function startBuiltServer(port: number, variables: Record<string, string>, limitMs: number, children: Set<ChildProcess>, cgroup?: MemoryCgroup): Promise<RunningServer> {
   // Another build may be rewriting dist/ at this moment (it removes the folder first): give it a minute.
   for (let waited = 0; !existsSync(mainScript) && waited < 60_000; waited += 500) await sleep(500);
   const started = performance.now();
-  const child = spawn(process.execPath, [mainScript], {
+  // In a memory cgroup, as deploy/auctions-guide.service's MemoryMax holds the site: `sh` enters it and execs Node, keeping the pid.
+  const command = cgroup ? cgroup.inside(process.execPath, [mainScript]) : { command: process.execPath, args: [mainScript] };
+  const child = spawn(command.command, command.args, {
     env: environmentWith({ PORT: String(port), HOST: '127.0.0.1', SITE_URL: `http://localhost:${port}`, CLICK_STATS: 'on', ...variables }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
