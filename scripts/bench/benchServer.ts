@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { projectRoot } from '../../server/lib/paths';
@@ -8,8 +8,10 @@ import { projectRoot } from '../../server/lib/paths';
 /** The built server as the bench parts start it: on its own click database, with conversions on. */
 
 export const mainScript = path.join(projectRoot, 'dist/server/main.cjs');
-/** The bench's click database: never the operator's data/. */
-export const benchClicksDb = path.join(mkdtempSync(path.join(tmpdir(), 'bench-clicks-')), 'clicks.sqlite');
+/** The bench's click database: never the operator's data/. Its folder goes when the bench ends, whichever parts ran. */
+const benchDir = mkdtempSync(path.join(tmpdir(), 'bench-clicks-'));
+process.once('exit', () => rmSync(benchDir, { recursive: true, force: true }));
+export const benchClicksDb = path.join(benchDir, 'clicks.sqlite');
 /** The bench servers' CONVERSIONS_KEY, so GET /api/conversions exists on them. */
 export const benchConversionsKey = 'bench-conversions-key-0123456789abcdef';
 
