@@ -66,10 +66,24 @@ export function startBackgroundWork(config: Config, stores: StatsStores | undefi
   // The alert rules, whenever statistics are on (incidents are recorded for /admin even with alerts off); each instance's own database rule (server/alerts/watch.ts).
   const alertWatch = createAlertWatch(stores, { alerts: config.alerts, siteUrl: config.siteUrl, checksLink: linkMonitor !== undefined, logger, channels, enqueued });
 
+  // The report worker reads a first report once the first maintenance is done, not beside it: at start-up
+  // after an upgrade or a db:copy, closing may have months of days to catch up, and a report meanwhile
+  // reads every open day (dayCounts.ts) in the one worker that closing needs, which held closing's reads
+  // past their time limit until the next round, 15 minutes on.
+  let warmed = false;
+  const warmUpOnce = () => {
+    if (warmed) return;
+    warmed = true;
+    stores.reports.warmUp();
+  };
+
   const schedule = startSchedule(
     instanceSchedule({
       statistics: {
-        maintain: () => runMaintenance(stores, logger, retentionDays),
+        maintain: async () => {
+          await runMaintenance(stores, logger, retentionDays);
+          warmUpOnce();
+        },
         ...(releaseRecorder ? { recordRelease: () => releaseRecorder.record() } : {}),
         // The reports the beacons did not count, added to the database every few seconds (a crash loses at most these).
         flushFiltered: () => stores.filtered.flush(),
@@ -85,7 +99,6 @@ export function startBackgroundWork(config: Config, stores: StatsStores | undefi
     }),
     { logger, timers },
   );
-  stores.reports.warmUp();
 
   let sendingStopped: Promise<void> | undefined;
   return {

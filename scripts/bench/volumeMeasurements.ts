@@ -56,6 +56,8 @@ async function waitForClosing(setup: EngineSetup, server: RunningServer): Promis
       return closedMs;
     }
     if (/maintenance .* did not finish/.test(server.output())) throw new Error(`closing days failed: ${server.output().trim().slice(-2_000)}`);
+    const { exitCode, signalCode } = server.child;
+    if (exitCode !== null || signalCode !== null) throw new Error(`the server exited (${exitCode ?? signalCode}) while closing days, ${count} closed, the last ${last || 'none'}`);
     if (performance.now() > deadline) throw new Error(`closing was not done after ${limits.closingMs / 60_000} minutes (${count} days closed, the last ${last || 'none'})`);
     await sleep(limits.pollMs);
   }

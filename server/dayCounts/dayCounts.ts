@@ -1,5 +1,5 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
-import { addDays, addMonths, firstDayOf, lastDayOf, monthOf } from '../lib/utcDay';
+import { addDays, addMonths, firstDayOf, lastDayOf, monthOf, utcDay } from '../lib/utcDay';
 import type { Engine } from '../db/databaseSettings';
 import { engineOf } from '../db/engineOf';
 import type { Schema } from '../db/schema';
@@ -42,11 +42,46 @@ async function readLastClosedMonth(db: Kysely<Schema>): Promise<string> {
 export async function readDayCounts(db: Kysely<Schema>, from: string, to: string, counter?: OpenDayCounter): Promise<DayCounts> {
   const [lastClosed, lastClosedMonth] = await Promise.all([readLastClosedDay(db), readLastClosedMonth(db)]);
   const firstOpen = lastClosed === '' ? from : addDays(lastClosed, 1);
-  let open: DayCountsByDimension = new Map();
-  // Every open day, not only the range's: the experiments' report reads each experiment's whole life.
-  if (firstOpen <= to) open = counter ? await counter.read(db, firstOpen) : await readRawDayCounts(db, firstOpen, to);
-  return { lastClosed, lastClosedMonth, open, engine: engineOf(db) };
+  const parts: DayCountsByDimension[] = [];
+  if (firstOpen <= to) {
+    // Every open day, not only the range's: the experiments' report reads each experiment's whole life.
+    // Those before yesterday one at a time, see olderOpenDays; the recent ones together, as the counter keeps them.
+    const recentStart = maxDay(firstOpen, addDays(utcDay(new Date()), -1));
+    const olderTo = counter ? addDays(recentStart, -1) : minDay(to, addDays(recentStart, -1));
+    for (let day = maxDay(firstOpen, from); day <= olderTo; day = addDays(day, 1)) parts.push(await readRawDayCounts(db, day));
+    if (counter) parts.push(await counter.read(db, recentStart));
+    else if (recentStart <= to) parts.push(await readRawDayCounts(db, recentStart, to));
+  }
+  return { lastClosed, lastClosedMonth, open: joinDays(parts), engine: engineOf(db) };
 }
+
+/*
+ * olderOpenDays: a day is closed five minutes after it ends, so the open days are today and at most
+ * yesterday. After an upgrade, a db:copy or a long outage, closing may have months to catch up at
+ * start-up; counting those days together held every one's distinct-visitor counts at once (113 days of
+ * the volume bench grew the report worker past 256 MB, and the kernel killed the site). Each is counted
+ * alone and only its rows kept, a few thousand at most, and only the range's: a report meanwhile reads
+ * them again, slower, in the same memory as a day (the alert rules' two weeks no longer read the months
+ * closing has yet to reach). Until closing has caught up, an experiment's days before the range that are
+ * still open are left out of its report.
+ */
+
+/** Day counts of disjoint days, each part's days in order and the parts in day order, as one. */
+function joinDays(parts: readonly DayCountsByDimension[]): DayCountsByDimension {
+  if (parts.length === 1) return parts[0]!;
+  const joined: DayCountsByDimension = new Map();
+  for (const part of parts) {
+    for (const [dimension, rows] of part) {
+      let all = joined.get(dimension);
+      if (!all) joined.set(dimension, (all = []));
+      for (const row of rows) all.push(row);
+    }
+  }
+  return joined;
+}
+
+const maxDay = (a: string, b: string) => (a > b ? a : b);
+const minDay = (a: string, b: string) => (a < b ? a : b);
 
 /**
  * Counted rows as a table of (day, value, views, visitors, clicks, clickers, distinct_values), passed as

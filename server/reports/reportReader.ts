@@ -100,6 +100,21 @@ export const reportWorkerFile = path.join(distDir, 'server', 'reportWorker.cjs')
  * only way to stop a synchronous SQLite query, and is refused with SlowReportError; the next report
  * starts a fresh worker.
  */
+
+/**
+ * V8 sizes the main thread's heap from a memory limit (a cgroup's, as systemd's MemoryMax sets), but a
+ * worker thread's from the machine's memory: under 256 MB on a machine of several GB, the report worker
+ * let garbage build up to gigabytes' worth of heap before collecting, and closing a year of days at
+ * start-up grew it past the limit until the kernel killed the site. Under a limit, the worker's heap is
+ * bounded to a share of it, so it collects in time; without one, V8's own sizing stands.
+ */
+function workerLimits(): { resourceLimits?: { maxOldGenerationSizeMb: number; maxYoungGenerationSizeMb: number } } {
+  const limit = process.constrainedMemory?.() ?? 0;
+  const megabytes = Math.floor(limit / 1024 / 1024);
+  if (megabytes <= 0 || megabytes >= 4096) return {};
+  return { resourceLimits: { maxOldGenerationSizeMb: Math.max(48, Math.floor(megabytes * 0.375)), maxYoungGenerationSizeMb: Math.max(4, Math.floor(megabytes / 32)) } };
+}
+
 export function workerReportReader(settings: DatabaseSettings, { timeoutMs = reportTimeoutMs, workerFile = reportWorkerFile } = {}): ReportReader {
   const stopAfterMs = settings.engine === 'postgres' ? timeoutMs + 5_000 : timeoutMs;
   let worker: Worker | undefined;
@@ -116,7 +131,7 @@ export function workerReportReader(settings: DatabaseSettings, { timeoutMs = rep
     }
   };
   const start = (): Worker => {
-    const started = new Worker(workerFile, { workerData: { settings, timeoutMs } satisfies ReportWorkerData });
+    const started = new Worker(workerFile, { workerData: { settings, timeoutMs } satisfies ReportWorkerData, ...workerLimits() });
     started.unref();
     started.on('message', (response: ReportResponse) => {
       const request = pending.get(response.id);
