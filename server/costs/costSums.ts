@@ -13,8 +13,8 @@ import type { ReportRange } from '../dayCounts/reportRange';
  * of costs sets them anew for the days and months it touched, in its own transaction.
  */
 
-/** A constant key for PostgreSQL's transaction-scoped advisory lock that writers of costs take in turn. */
-const costWritersLock = 27_0013;
+/** The key of PostgreSQL's transaction-scoped advisory lock that writers of costs take in turn: a constant apart from the migrations' (server/db/migrate.ts). */
+const costWritersLock = 270_013;
 
 /**
  * Makes the cost writers of every instance take turns setting the sums, from here to the end of the
