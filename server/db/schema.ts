@@ -181,15 +181,8 @@ export interface ClosedDaysTable {
 }
 
 /** A closed month's daily_counts summed per dimension and value (month: 'YYYY-MM'); distinct_values summed too. */
-export interface MonthlyCountsTable {
-  dimension: string;
+export interface MonthlyCountsTable extends Omit<DailyCountsTable, 'day'> {
   month: string;
-  value: string;
-  views: number;
-  visitors: number;
-  clicks: number;
-  clickers: number;
-  distinct_values: number;
 }
 
 /** The reported costs of a day summed per currency, kept by every write of costs (server/costs/costSums.ts). */
