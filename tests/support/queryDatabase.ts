@@ -6,6 +6,9 @@ import { Client } from 'pg';
  */
 export async function queryDatabase<Row extends Record<string, unknown>>(url: string, text: string, values: unknown[] = []): Promise<Row[]> {
   const client = new Client({ connectionString: url, connectionTimeoutMillis: 5_000, query_timeout: 10_000 });
+  // A server that goes down under the query (a test's PANIC) ends the connection: the query's promise
+  // rejects with that, and the client's 'error' event, with no listener, would end the test process.
+  client.on('error', () => {});
   await client.connect();
   try {
     return (await client.query<Row>(text, values)).rows;
