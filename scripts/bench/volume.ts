@@ -17,7 +17,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { openDatabase } from '../../server/db/openDatabase';
 import { silentLogger } from '../../server/lib/logger';
-import { openMemoryCgroup } from '../../tests/support/memoryCgroup';
+import { openMemoryCgroup, type MemoryCgroup } from '../../tests/support/memoryCgroup';
 import { startPostgresCluster } from '../../tests/support/postgres';
 import { postgresSetup, sqliteSetup, type EngineSetup } from './volumeEngines';
 import { load, number, printTargets, seconds, type VolumeFigures } from './volumeFigures';
@@ -27,6 +27,8 @@ import { writeVolume } from './volumeRows';
 import { paidCampaigns } from './volumeTraffic';
 
 const usage = 'npm run bench -- volume [--views N] [--engine sqlite|postgres] [--memory-limit MB|off]';
+/** The memory cgroups made and not yet removed: a bench stopped from outside removes them too. */
+const openCgroups = new Set<MemoryCgroup>();
 /** The server runs in a memory cgroup of this many MB (deploy/auctions-guide.service's MemoryMax) where one can be made. */
 const defaultMemoryLimitMb = 256;
 const defaultViews = 10_000_000;
@@ -50,6 +52,7 @@ export async function benchVolume(args: string[]): Promise<void> {
   // Stopped from outside: no server outlives the bench, nor its files (the PostgreSQL cluster has its own watchdog).
   const onSignal = (signal: NodeJS.Signals) => {
     for (const child of children) child.kill('SIGKILL');
+    for (const cgroup of openCgroups) cgroup.remove();
     rmSync(dir, { recursive: true, force: true });
     process.exit(signal === 'SIGINT' ? 130 : 143);
   };
@@ -86,6 +89,7 @@ async function onEngine(setup: EngineSetup, counts: VolumeCounts, children: Set<
   console.log(`\n${setup.name} (${load()})`);
   const opened = memoryLimitMb === undefined ? undefined : openMemoryCgroup(`auctions-guide-bench-volume-${process.pid}`, memoryLimitMb * 1024 * 1024);
   const cgroup = opened && 'cgroup' in opened ? opened.cgroup : undefined;
+  if (cgroup) openCgroups.add(cgroup);
   try {
     figures.generationMs = await generate(setup, counts);
     if (cgroup) console.log(`  the server runs in a memory cgroup (v${cgroup.version}) of ${memoryLimitMb} MB, page cache included`);
@@ -98,6 +102,7 @@ async function onEngine(setup: EngineSetup, counts: VolumeCounts, children: Set<
       figures.memoryLimit = { limitMb: memoryLimitMb, peakMb: Math.round(cgroup.peakBytes() / 1024 / 1024), oomKills: cgroup.oomKills() };
       console.log(`  the memory cgroup's peak: ${figures.memoryLimit.peakMb} MB of ${memoryLimitMb} MB, page cache included; processes killed for memory: ${figures.memoryLimit.oomKills}`);
       cgroup.remove();
+      openCgroups.delete(cgroup);
     }
   }
   return figures;
