@@ -48,7 +48,9 @@ export async function readDayCounts(db: Kysely<Schema>, from: string, to: string
     // Those before yesterday one at a time, see olderOpenDays; the recent ones together, as the counter keeps them.
     const recentStart = maxDay(firstOpen, addDays(utcDay(new Date()), -1));
     const olderTo = counter ? addDays(recentStart, -1) : minDay(to, addDays(recentStart, -1));
-    for (let day = maxDay(firstOpen, from); day <= olderTo; day = addDays(day, 1)) parts.push(await readRawDayCounts(db, day));
+    for (let day = await firstRawDay(db, maxDay(firstOpen, from), olderTo); day !== undefined; day = await firstRawDay(db, addDays(day, 1), olderTo)) {
+      parts.push(await readRawDayCounts(db, day));
+    }
     if (counter) parts.push(await counter.read(db, recentStart));
     else if (recentStart <= to) parts.push(await readRawDayCounts(db, recentStart, to));
   }
@@ -65,6 +67,18 @@ export async function readDayCounts(db: Kysely<Schema>, from: string, to: string
  * closing has yet to reach). Until closing has caught up, an experiment's days before the range that are
  * still open are left out of its report.
  */
+
+/**
+ * The first day from..to with a raw view or click, by the day indexes (each a look-up, not a scan): the
+ * older open days are read only where there are rows, not day by day across a range of years with none.
+ */
+async function firstRawDay(db: Kysely<Schema>, from: string, to: string): Promise<string | undefined> {
+  if (from > to) return undefined;
+  const found = await Promise.all(
+    (['views', 'clicks'] as const).map((table) => db.selectFrom(table).select((eb) => eb.fn.min('day').as('day')).where('day', '>=', from).where('day', '<=', to).executeTakeFirst()),
+  );
+  return found.map((row) => row?.day).filter((day): day is string => typeof day === 'string').sort()[0];
+}
 
 /** Day counts of disjoint days, each part's days in order and the parts in day order, as one. */
 function joinDays(parts: readonly DayCountsByDimension[]): DayCountsByDimension {
