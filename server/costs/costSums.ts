@@ -1,7 +1,7 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import { engineOf } from '../db/engineOf';
 import type { Schema } from '../db/schema';
-import { addDays, addMonths, firstDayOf, lastDayOf, monthOf } from '../lib/utcDay';
+import { addDays, firstDayOf, firstWholeMonthFrom, lastDayOf, lastWholeMonthTo, monthOf } from '../lib/utcDay';
 import type { ReportRange } from '../dayCounts/reportRange';
 
 /*
@@ -75,8 +75,8 @@ export async function readDailyCostSums(db: Kysely<Schema>, { from, to }: Report
  * readCostTotals (costStore.ts).
  */
 export function rangeCostRows({ from, to }: ReportRange) {
-  const firstMonth = from === firstDayOf(monthOf(from)) ? monthOf(from) : addMonths(monthOf(from), 1);
-  const lastMonth = to === lastDayOf(monthOf(to)) ? monthOf(to) : addMonths(monthOf(to), -1);
+  const firstMonth = firstWholeMonthFrom(from);
+  const lastMonth = lastWholeMonthTo(to);
   const daysIn = (first: string, last: string) =>
     sql`select source, campaign, content, currency, amount_micros from costs where day >= ${first} and day <= ${last}`;
   if (firstMonth > lastMonth) return daysIn(from, to);

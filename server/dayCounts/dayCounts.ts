@@ -1,5 +1,5 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
-import { addDays, addMonths, firstDayOf, lastDayOf, monthOf, utcDay } from '../lib/utcDay';
+import { addDays, firstDayOf, firstWholeMonthFrom, lastDayOf, lastWholeMonthTo, utcDay } from '../lib/utcDay';
 import type { Engine } from '../db/databaseSettings';
 import { engineOf } from '../db/engineOf';
 import type { Schema } from '../db/schema';
@@ -30,7 +30,7 @@ export async function readLastClosedDay(db: Kysely<Schema>): Promise<string> {
 }
 
 /** The latest month summed into monthly_counts, '' when none is. */
-async function readLastClosedMonth(db: Kysely<Schema>): Promise<string> {
+export async function readLastClosedMonth(db: Kysely<Schema>): Promise<string> {
   const row = await db.selectFrom('closed_months').select((eb) => eb.fn.max('month').as('month')).executeTakeFirst();
   return row?.month ?? '';
 }
@@ -135,8 +135,8 @@ export function rangeValueRows(dimension: Dimension, from: string, to: string, d
   const { lastClosed, lastClosedMonth } = dayCounts;
   if (lastClosed === '' || lastClosedMonth === '') return dayValueRows(dimension, from, to, dayCounts);
   const closedTo = lastClosed < to ? lastClosed : to;
-  const firstMonth = from === firstDayOf(monthOf(from)) ? monthOf(from) : addMonths(monthOf(from), 1);
-  const closedMonthTo = closedTo === lastDayOf(monthOf(closedTo)) ? monthOf(closedTo) : addMonths(monthOf(closedTo), -1);
+  const firstMonth = firstWholeMonthFrom(from);
+  const closedMonthTo = lastWholeMonthTo(closedTo);
   const lastMonth = lastClosedMonth < closedMonthTo ? lastClosedMonth : closedMonthTo;
   if (firstMonth > lastMonth) return dayValueRows(dimension, from, to, dayCounts);
   const daysIn = (first: string, last: string) => sql`select day, value, views, visitors, clicks, clickers, distinct_values

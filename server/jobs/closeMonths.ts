@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { Schema } from '../db/schema';
-import { readLastClosedDay } from '../dayCounts/dayCounts';
-import { addMonths, firstDayOf, lastDayOf, monthOf } from '../lib/utcDay';
+import { readLastClosedDay, readLastClosedMonth } from '../dayCounts/dayCounts';
+import { addMonths, firstDayOf, lastDayOf, lastWholeMonthTo, monthOf } from '../lib/utcDay';
 
 /** At most this many months are summed in one run (the first run after migration 13 sums the whole history). */
 export const maxMonthsClosedPerRun = 120;
@@ -9,15 +9,9 @@ export const maxMonthsClosedPerRun = 120;
 /** Rows per insert statement, as closeDays.ts writes them. */
 const insertBatch = 200;
 
-/** The latest month whose every day is closed: the last closed day's month once that day is its last, else the month before. */
-function lastFinishedMonth(lastClosedDay: string): string {
-  const month = monthOf(lastClosedDay);
-  return lastClosedDay === lastDayOf(month) ? month : addMonths(month, -1);
-}
-
 async function firstMonthToClose(db: Kysely<Schema>): Promise<string | undefined> {
-  const latest = await db.selectFrom('closed_months').select((eb) => eb.fn.max('month').as('month')).executeTakeFirst();
-  if (latest?.month) return addMonths(latest.month, 1);
+  const latest = await readLastClosedMonth(db);
+  if (latest !== '') return addMonths(latest, 1);
   const first = await db.selectFrom('closed_days').select((eb) => eb.fn.min('day').as('day')).executeTakeFirst();
   return first?.day ? monthOf(first.day) : undefined;
 }
@@ -35,7 +29,8 @@ export async function closeFinishedMonths(db: Kysely<Schema>, now: Date = new Da
   const lastClosedDay = await readLastClosedDay(db);
   const first = await firstMonthToClose(db);
   if (lastClosedDay === '' || first === undefined) return [];
-  const last = lastFinishedMonth(lastClosedDay);
+  // The latest month whose every day is closed.
+  const last = lastWholeMonthTo(lastClosedDay);
   const closed: string[] = [];
   for (let month = first; month <= last && closed.length < maxMonthsClosedPerRun; month = addMonths(month, 1)) {
     const { rows } = await sql<{ dimension: string; value: string; views: unknown; visitors: unknown; clicks: unknown; clickers: unknown; distinct_values: unknown }>`

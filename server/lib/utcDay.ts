@@ -42,3 +42,9 @@ export function addMonths(month: string, months: number): string {
 
 /** The last day of a YYYY-MM month. */
 export const lastDayOf = (month: string): string => addDays(firstDayOf(addMonths(month, 1)), -1);
+
+/** The first month that starts on or after a YYYY-MM-DD day: its own month when the day is the 1st. */
+export const firstWholeMonthFrom = (day: string): string => (day === firstDayOf(monthOf(day)) ? monthOf(day) : addMonths(monthOf(day), 1));
+
+/** The last month that ends on or before a YYYY-MM-DD day: its own month when the day is the month's last. */
+export const lastWholeMonthTo = (day: string): string => (day === lastDayOf(monthOf(day)) ? monthOf(day) : addMonths(monthOf(day), -1));
