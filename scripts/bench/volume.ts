@@ -1,5 +1,5 @@
 /**
- * npm run bench -- volume [--views N] [--engine sqlite|postgres] [--memory-limit MB|off]: a year of a busy site (10,000,000 page
+ * npm run bench -- volume [--views N] [--engine sqlite|postgres] [--memory-limit MB|off] [--keep]: a year of a busy site (10,000,000 page
  * views, 1,000,000 clicks, 50,000 conversions unless --views says fewer; 200 paid campaigns of an ad or
  * two, each with a cost every day) on SQLite and on a throwaway
  * PostgreSQL, then the built server on it: how long closing the year's days takes, /admin for 365 and 30
@@ -26,15 +26,15 @@ import { planDays, volumeCounts, volumeDays, type VolumeCounts } from './volumeP
 import { writeVolume } from './volumeRows';
 import { paidCampaigns } from './volumeTraffic';
 
-const usage = 'npm run bench -- volume [--views N] [--engine sqlite|postgres] [--memory-limit MB|off]';
+const usage = 'npm run bench -- volume [--views N] [--engine sqlite|postgres] [--memory-limit MB|off] [--keep]';
 /** The memory cgroups made and not yet removed: a bench stopped from outside removes them too. */
 const openCgroups = new Set<MemoryCgroup>();
 /** The server runs in a memory cgroup of this many MB (deploy/auctions-guide.service's MemoryMax) where one can be made. */
 const defaultMemoryLimitMb = 256;
 const defaultViews = 10_000_000;
 
-function volumeOptions(args: string[]): { counts: VolumeCounts; engines: string[]; memoryLimitMb: number | undefined } {
-  const { values } = parseArgs({ args, options: { views: { type: 'string' }, engine: { type: 'string', multiple: true }, 'memory-limit': { type: 'string' } }, strict: true, allowPositionals: false });
+function volumeOptions(args: string[]): { counts: VolumeCounts; engines: string[]; memoryLimitMb: number | undefined; keep: boolean } {
+  const { values } = parseArgs({ args, options: { views: { type: 'string' }, engine: { type: 'string', multiple: true }, 'memory-limit': { type: 'string' }, keep: { type: 'boolean' } }, strict: true, allowPositionals: false });
   const views = values.views === undefined ? defaultViews : Number(values.views.replaceAll(/[,_]/g, ''));
   if (!Number.isSafeInteger(views) || views < 1_000 || views > 100_000_000) throw new Error(`--views must be a whole number from 1,000 to 100,000,000, got "${values.views}"\n${usage}`);
   const engines = values.engine ?? ['sqlite', 'postgres'];
@@ -42,11 +42,11 @@ function volumeOptions(args: string[]): { counts: VolumeCounts; engines: string[
   const limit = values['memory-limit'];
   const memoryLimitMb = limit === 'off' ? undefined : limit === undefined ? defaultMemoryLimitMb : Number(limit);
   if (memoryLimitMb !== undefined && !(Number.isSafeInteger(memoryLimitMb) && memoryLimitMb >= 64 && memoryLimitMb <= 65_536)) throw new Error(`--memory-limit must be a whole number of MB from 64 to 65,536, or off, got "${limit}"\n${usage}`);
-  return { counts: volumeCounts(views), engines, memoryLimitMb };
+  return { counts: volumeCounts(views), engines, memoryLimitMb, keep: values.keep === true };
 }
 
 export async function benchVolume(args: string[]): Promise<void> {
-  const { counts, engines, memoryLimitMb } = volumeOptions(args);
+  const { counts, engines, memoryLimitMb, keep } = volumeOptions(args);
   const dir = mkdtempSync(path.join(tmpdir(), 'bench-volume-'));
   const children = new Set<ChildProcess>();
   // Stopped from outside: no server outlives the bench, nor its files (the PostgreSQL cluster has its own watchdog).
@@ -72,7 +72,9 @@ export async function benchVolume(args: string[]): Promise<void> {
       }
     }
   } finally {
-    rmSync(dir, { recursive: true, force: true });
+    // --keep leaves the SQLite file, its days closed, for profiling the server on it (the PostgreSQL cluster goes).
+    if (keep) console.log(`\nkept: ${dir}`);
+    else rmSync(dir, { recursive: true, force: true });
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
   }

@@ -1,4 +1,4 @@
-import type { ConversionCount } from './funnelQueries';
+import type { CurrencySum } from './conversionSums';
 
 /** What some clicks earned: their conversions (not reversed) and the payouts of those. */
 export interface Earnings {
@@ -15,7 +15,7 @@ const fallbackCurrency = 'USD';
 const microsPerUnit = 1_000_000;
 
 /** The currency with the most conversions, ties in alphabetical order; USD when there are none. */
-export function mainCurrency(rows: readonly ConversionCount[]): string {
+export function mainCurrency(rows: readonly CurrencySum[]): string {
   const counts = new Map<string, number>();
   for (const row of rows) counts.set(row.currency, (counts.get(row.currency) ?? 0) + row.conversions);
   const [first] = [...counts].sort(([a, countA], [b, countB]) => countB - countA || a.localeCompare(b));
@@ -29,7 +29,7 @@ const currencyOrder = (main: string) => (a: string, b: string) => Number(b === m
  * Totals conversion rows. Payouts are summed as whole millionths (exact integers far beyond any
  * site's revenue) and divided once, per currency, so no floating-point error builds up in a sum.
  */
-export function earningsOf(rows: Iterable<ConversionCount>, main: string): Earnings {
+export function earningsOf(rows: Iterable<CurrencySum>, main: string): Earnings {
   let conversions = 0;
   const micros = new Map<string, number>();
   for (const row of rows) {

@@ -20,6 +20,9 @@ export interface Schema {
   cost_days: CostDaysTable;
   cost_months: CostMonthsTable;
   daily_conversions: DailyConversionsTable;
+  conversion_days: ConversionDaysTable;
+  conversion_source_days: ConversionSourceDaysTable;
+  conversion_source_months: ConversionSourceMonthsTable;
   daily_variant_conversions: DailyVariantConversionsTable;
   daily_campaign_conversions: DailyCampaignConversionsTable;
   filtered_counts: FilteredCountsTable;
@@ -215,6 +218,36 @@ export interface ClosedMonthsTable {
 export interface DailyConversionsTable {
   day: string;
   placement: string;
+  source: string;
+  currency: string;
+  conversions: number;
+  payout_micros: number;
+}
+
+/**
+ * The counted conversions (not reversed, and those folded into daily_conversions) summed per attributed
+ * day, placement and currency, kept by triggers (migration 14); '' for a placement not known.
+ */
+export interface ConversionDaysTable {
+  day: string;
+  placement: string;
+  currency: string;
+  conversions: number;
+  payout_micros: number;
+}
+
+/** The same sums per attributed day, source ('' when not known) and currency. */
+export interface ConversionSourceDaysTable {
+  day: string;
+  source: string;
+  currency: string;
+  conversions: number;
+  payout_micros: number;
+}
+
+/** The same sums per month (YYYY-MM) of the attributed day, source and currency. */
+export interface ConversionSourceMonthsTable {
+  month: string;
   source: string;
   currency: string;
   conversions: number;

@@ -12,15 +12,8 @@ import type { Experiment } from '../../shared/experiments/experiment';
 import { readExperimentReports, type ExperimentReport } from '../experiments/experimentReport';
 import { readFilteredCounts, type FilteredCounts } from './filteredCounts';
 import { readCostsReport, type CostsReport } from './sourceCosts';
-import {
-  readConversionCounts,
-  readPerDay,
-  readTopValues,
-  readTopValuesPerDayWithTotals,
-  readTopValuesWithTotal,
-  type ConversionCount,
-  type ValueLimit,
-} from '../dayCounts/funnelQueries';
+import { readPerDay, readTopValues, readTopValuesPerDayWithTotals, readTopValuesWithTotal, type ValueLimit } from '../dayCounts/funnelQueries';
+import { readPlacementDaySums, readSourceDaySums, readSourceSums, type CurrencySum, type SourceSum } from '../dayCounts/conversionSums';
 
 export interface ClickCount {
   clicks: number;
@@ -137,31 +130,37 @@ function groupBy<Row>(rows: readonly Row[], key: (row: Row) => string): Map<stri
 
 /**
  * Reads the funnel of a range, on either engine: page views and clicks from the closed days' totals and
- * today's raw rows (see funnelQueries.ts), conversions from their own table. Its cost follows the days
+ * today's raw rows (see funnelQueries.ts), conversions from their sums (conversionSums.ts). Its cost follows the days
  * and values it lists, not the traffic behind them.
  */
 export async function readFunnelReport(db: Kysely<Schema>, range: ReportRange, options: FunnelReportOptions = {}): Promise<FunnelReport> {
   const { sources: sourceLimit, daySources: daySourceLimit } = { ...defaultSourceLimits, ...options };
   const dayCounts = await readDayCounts(db, range.from, range.to, options.openDays);
-  const [allPerDay, placementsPerDay, { top: topSources, total: sourceTotals }, devices, referrers, pages, conversions] = await Promise.all([
+  const [allPerDay, placementsPerDay, { top: topSources, total: sourceTotals }, devices, referrers, pages, conversions, sourceConversions] = await Promise.all([
     readPerDay(db, 'all', range, dayCounts),
     readPerDay(db, 'placement', range, dayCounts),
     readTopValuesWithTotal(db, 'source', range, dayCounts, sourceLimit),
     readTopValues(db, 'device', range, dayCounts, 'all', byClicks),
     readTopValues(db, 'referrer', range, dayCounts, 10, byClicks),
     readTopValues(db, 'page', range, dayCounts, 20, byViews),
-    readConversionCounts(db, range),
+    readPlacementDaySums(db, range),
+    readSourceSums(db, range),
   ]);
   // Each day's sources, for the newest days with anything in them that are asked for.
   const activeDays = [...new Set([...allPerDay.filter((row) => row.views > 0 || row.clicks > 0).map((row) => row.day), ...conversions.map((row) => row.day)])].sort();
   const sourceDays = options.daySourceDays === undefined ? activeDays : activeDays.slice(-options.daySourceDays);
-  const { top: daySources, totals: daySourceTotals } =
-    sourceDays.length === 0 ? { top: [], totals: [] } : await readTopValuesPerDayWithTotals(db, 'source', { from: sourceDays[0]!, to: range.to }, dayCounts, daySourceLimit);
+  const [{ top: daySources, totals: daySourceTotals }, daySourceConversions] =
+    sourceDays.length === 0
+      ? [{ top: [], totals: [] }, []]
+      : await Promise.all([
+          readTopValuesPerDayWithTotals(db, 'source', { from: sourceDays[0]!, to: range.to }, dayCounts, daySourceLimit),
+          readSourceDaySums(db, { from: sourceDays[0]!, to: range.to }),
+        ]);
   const currency = mainCurrency(conversions);
   const experiments = await readExperimentReports(db, dayCounts, range.to, currency, options.experiments ?? contentExperiments);
   const releases = await readReleasesReport(db, range, dayCounts, currency, options.now);
   const filtered = await readFilteredCounts(db, range);
-  const earnings = (rows: readonly ConversionCount[] = []) => earningsOf(rows, currency);
+  const earnings = (rows: readonly CurrencySum[] = []) => earningsOf(rows, currency);
 
   const knownPlacements: readonly string[] = affiliatePlacements;
   const seen = [...placementsPerDay.map((row) => row.value), ...conversions.map((row) => row.placement)];
@@ -172,6 +171,7 @@ export async function readFunnelReport(db: Kysely<Schema>, range: ReportRange, o
   const placementClicks = new Map(placementsPerDay.map((row) => [`${row.day} ${row.value}`, { clicks: row.clicks, visitors: row.clickers }]));
   const conversionsByDay = groupBy(conversions, (row) => row.day);
   const daySourcesByDay = groupBy(daySources, (row) => row.day);
+  const daySourceConversionsByDay = groupBy(daySourceConversions, (row) => row.day);
   const daySourceTotalsByDay = new Map(daySourceTotals.map((row) => [row.day, row]));
 
   const days: FunnelReport['days'] = [];
@@ -180,7 +180,9 @@ export async function readFunnelReport(db: Kysely<Schema>, range: ReportRange, o
     const listsSources = sourceDays.length > 0 && day >= sourceDays[0]!;
     const byPlacement = groupBy(dayConversions, (row) => row.placement);
     const totals = dayTotals.get(day);
-    const sources = listsSources ? sourceRows(daySourcesByDay.get(day) ?? [], daySourceTotalsByDay.get(day), daySourceLimit, dayConversions, currency) : { sources: [] };
+    const sources = listsSources
+      ? sourceRows(daySourcesByDay.get(day) ?? [], daySourceTotalsByDay.get(day), daySourceLimit, daySourceConversionsByDay.get(day) ?? [], currency)
+      : { sources: [] };
     days.push({
       day,
       all: { clicks: totals?.clicks ?? 0, visitors: totals?.clickers ?? 0, views: totals?.views ?? 0, viewVisitors: totals?.visitors ?? 0, ...earnings(dayConversions) },
@@ -205,8 +207,8 @@ export async function readFunnelReport(db: Kysely<Schema>, range: ReportRange, o
   }
   const allEarnings = earnings(conversions);
   const unattributed = earnings(conversionsByPlacement.get('')).conversions;
-  const listedSources = sourceRows(topSources, sourceTotals, sourceLimit, conversions, currency);
-  const costs = await readCostsReport(db, range, dayCounts, listedSources.sources, conversions, currency);
+  const listedSources = sourceRows(topSources, sourceTotals, sourceLimit, sourceConversions, currency);
+  const costs = await readCostsReport(db, range, dayCounts, listedSources.sources, { bySource: sourceConversions, byDay: conversions }, currency);
 
   return {
     from: range.from,
@@ -244,7 +246,7 @@ function sourceRows(
   listed: readonly DayCountRow[],
   total: DayCountRow | undefined,
   limit: ValueLimit,
-  conversions: readonly ConversionCount[],
+  conversions: readonly SourceSum[],
   currency: string,
 ): { sources: SourceCount[]; otherSources?: OtherSources } {
   const conversionsBySource = groupBy(conversions, (row) => row.source);

@@ -5,7 +5,7 @@ import { readCostTotals, readDailyCostTotals, readFixedCostDays, type CostTotal 
 import { costVerdict, type CostVerdictKind } from '../costs/costVerdict';
 import type { DayCounts } from '../dayCounts/dayCounts';
 import { adValue, campaignParts, campaignValue } from '../dayCounts/dimensions';
-import type { ConversionCount } from '../dayCounts/funnelQueries';
+import type { CurrencySum, PlacementDaySum, SourceSum } from '../dayCounts/conversionSums';
 import { readCampaignConversionCounts, readPerDay, readTopAndNamedValues } from '../dayCounts/funnelQueries';
 import { daysOf, type ReportRange } from '../dayCounts/reportRange';
 
@@ -144,7 +144,7 @@ function withCosts<Row extends { visitors: number }>(
 }
 
 /** Adds one conversion row's figures to a key's earnings. */
-function earn(map: Map<string, Earned>, key: string, row: { currency: string; conversions: number; micros: number }, currency: string): void {
+function earn(map: Map<string, Earned>, key: string, row: CurrencySum, currency: string): void {
   const earned = map.get(key) ?? { revenueMicros: 0, sales: 0, conversions: 0 };
   earned.conversions += row.conversions;
   if (row.currency === currency) {
@@ -165,15 +165,16 @@ interface SourceFigures {
 
 /**
  * Reads the range's costs (reported costs summed per source and currency in one grouped query, and the
- * fixed-cost rules' days) and sets them beside each source's earnings. `listed` are the report's source
- * rows; a source with a cost but not listed has its visitors read from the day counts (days × sources).
+ * fixed-cost rules' days) and sets them beside each source's earnings: `earned`, the range's conversions
+ * per source and per day (server/dayCounts/conversionSums.ts). `listed` are the report's source rows; a
+ * source with a cost but not listed has its visitors read from the day counts (days × sources).
  */
 export async function readCostsReport(
   db: Kysely<Schema>,
   range: ReportRange,
   dayCounts: DayCounts,
   listed: readonly SourceFigures[],
-  conversions: readonly ConversionCount[],
+  earned: { bySource: readonly SourceSum[]; byDay: readonly PlacementDaySum[] },
   currency: string,
 ): Promise<CostsReport> {
   const [totals, daily, fixed] = await Promise.all([readCostTotals(db, range), readDailyCostTotals(db, range), readFixedCostDays(db, range)]);
@@ -190,8 +191,8 @@ export async function readCostsReport(
   let allRevenueMicros = 0;
   let allMainConversions = 0;
   const revenueByDay = new Map<string, number>();
-  for (const row of conversions) {
-    earn(earnedBySource, row.source, row, currency);
+  for (const row of earned.bySource) earn(earnedBySource, row.source, row, currency);
+  for (const row of earned.byDay) {
     if (row.currency !== currency) continue;
     revenueByDay.set(row.day, (revenueByDay.get(row.day) ?? 0) + row.micros);
     allRevenueMicros += row.micros;

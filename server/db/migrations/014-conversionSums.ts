@@ -1,0 +1,141 @@
+import { sql, type Kysely } from 'kysely';
+import type { Migration } from './migration';
+
+/**
+ * 14: the counted conversions summed ahead of the reports (issue 27's volume). A year's /admin grouped
+ * its 50,000 conversions per day, placement, source and currency on every read (some 50 ms of SQLite's
+ * time and 24,000 rows for the report to regroup); these hold what it reads, kept as conversions change:
+ * - conversion_days: per attributed day (the click's, else the day received), placement and currency:
+ *   the report's daily and per-placement earnings, a few thousand rows a year;
+ * - conversion_source_days: per attributed day, source and currency: the sources of the days listed and
+ *   the days around a range's whole months;
+ * - conversion_source_months: per month of the attributed day, source and currency: a range's whole months.
+ * '' stands for a placement or source not known, as in daily_conversions. They count the conversions not
+ * reversed and those folded into daily_conversions past retention, as the reports always have.
+ *
+ * Triggers keep them, in the transaction that changes a conversion, on both engines: every write of
+ * conversions (a postback, an import, a reversal, the fold past retention, db:copy, a test's own rows)
+ * keeps the sums true without knowing of them, and a fold (a conversion deleted, its day's row in
+ * daily_conversions added to) leaves them as they were. Each change adds to or takes from the sums' rows
+ * (an upsert that adds), so writers at two instances add side by side under PostgreSQL's row locks.
+ */
+
+interface Counted {
+  day: string;
+  placement: string;
+  source: string;
+  currency: string;
+  conversions: string;
+  micros: string;
+}
+
+/** A conversion's row (`new` or `old`) as the sums count it: one conversion and its payout. */
+const conversionRow = (row: 'new' | 'old'): Counted => ({
+  day: `coalesce(${row}.click_day, ${row}.day)`,
+  placement: `coalesce(${row}.placement, '')`,
+  source: `coalesce(${row}.source, '')`,
+  currency: `${row}.currency`,
+  conversions: '1',
+  micros: `coalesce(${row}.payout_micros, 0)`,
+});
+
+/** A daily_conversions row, already summed. */
+const foldedRow = (row: 'new' | 'old'): Counted => ({
+  day: `${row}.day`,
+  placement: `${row}.placement`,
+  source: `${row}.source`,
+  currency: `${row}.currency`,
+  conversions: `${row}.conversions`,
+  micros: `${row}.payout_micros`,
+});
+
+/** The three sums' upserts adding `sign` times a row's figures: SQLite's trigger statements. */
+function sqliteAdds(row: Counted, sign: '+' | '-'): string {
+  const add = (table: string, key: string[], keyValues: string[]) =>
+    `insert into ${table} (${key.join(', ')}, conversions, payout_micros) values (${keyValues.join(', ')}, ${sign}${row.conversions}, ${sign}${row.micros})
+      on conflict (${key.join(', ')}) do update set conversions = conversions + excluded.conversions, payout_micros = payout_micros + excluded.payout_micros;`;
+  return [
+    add('conversion_days', ['day', 'placement', 'currency'], [row.day, row.placement, `trim(${row.currency})`]),
+    add('conversion_source_days', ['day', 'source', 'currency'], [row.day, row.source, `trim(${row.currency})`]),
+    add('conversion_source_months', ['month', 'source', 'currency'], [`substr(${row.day}, 1, 7)`, row.source, `trim(${row.currency})`]),
+  ].join('\n');
+}
+
+async function sqliteTriggers(db: Kysely<any>): Promise<void> {
+  const triggers: [name: string, event: string, table: string, when: string, body: string][] = [
+    ['conversions_sums_insert', 'insert', 'conversions', 'new.reversed_at is null', sqliteAdds(conversionRow('new'), '+')],
+    ['conversions_sums_update_old', 'update', 'conversions', 'old.reversed_at is null', sqliteAdds(conversionRow('old'), '-')],
+    ['conversions_sums_update_new', 'update', 'conversions', 'new.reversed_at is null', sqliteAdds(conversionRow('new'), '+')],
+    ['conversions_sums_delete', 'delete', 'conversions', 'old.reversed_at is null', sqliteAdds(conversionRow('old'), '-')],
+    ['daily_conversions_sums_insert', 'insert', 'daily_conversions', '1', sqliteAdds(foldedRow('new'), '+')],
+    ['daily_conversions_sums_update_old', 'update', 'daily_conversions', '1', sqliteAdds(foldedRow('old'), '-')],
+    ['daily_conversions_sums_update_new', 'update', 'daily_conversions', '1', sqliteAdds(foldedRow('new'), '+')],
+    ['daily_conversions_sums_delete', 'delete', 'daily_conversions', '1', sqliteAdds(foldedRow('old'), '-')],
+  ];
+  for (const [name, event, table, when, body] of triggers) {
+    await sql.raw(`create trigger ${name} after ${event} on ${table} when ${when} begin\n${body}\nend`).execute(db);
+  }
+}
+
+async function postgresTriggers(db: Kysely<any>): Promise<void> {
+  // One function adds to the three sums; each table's trigger calls it for the old row (taken away) and
+  // the new one (added), where they count.
+  await sql`create function add_conversion_sums(p_day text, p_placement text, p_source text, p_currency text, p_conversions bigint, p_micros bigint) returns void language plpgsql as $$
+    begin
+      insert into conversion_days (day, placement, currency, conversions, payout_micros) values (p_day, p_placement, trim(p_currency), p_conversions, p_micros)
+        on conflict (day, placement, currency) do update set conversions = conversion_days.conversions + excluded.conversions, payout_micros = conversion_days.payout_micros + excluded.payout_micros;
+      insert into conversion_source_days (day, source, currency, conversions, payout_micros) values (p_day, p_source, trim(p_currency), p_conversions, p_micros)
+        on conflict (day, source, currency) do update set conversions = conversion_source_days.conversions + excluded.conversions, payout_micros = conversion_source_days.payout_micros + excluded.payout_micros;
+      insert into conversion_source_months (month, source, currency, conversions, payout_micros) values (substr(p_day, 1, 7), p_source, trim(p_currency), p_conversions, p_micros)
+        on conflict (month, source, currency) do update set conversions = conversion_source_months.conversions + excluded.conversions, payout_micros = conversion_source_months.payout_micros + excluded.payout_micros;
+    end $$`.execute(db);
+  const call = (row: Counted, sign: '+' | '-') =>
+    `perform add_conversion_sums(${row.day}, ${row.placement}, ${row.source}, ${row.currency}, ${sign}(${row.conversions})::bigint, ${sign}(${row.micros})::bigint);`;
+  // OLD is null in an insert and NEW in a delete: each is read only under the operation that has it.
+  const fn = (name: string, old: string, added: string) =>
+    sql.raw(`create function ${name}() returns trigger language plpgsql as $$
+      begin
+        if tg_op in ('UPDATE', 'DELETE') then ${old} end if;
+        if tg_op in ('INSERT', 'UPDATE') then ${added} end if;
+        return null;
+      end $$`);
+  await fn(
+    'conversions_sums',
+    `if old.reversed_at is null then ${call(conversionRow('old'), '-')} end if;`,
+    `if new.reversed_at is null then ${call(conversionRow('new'), '+')} end if;`,
+  ).execute(db);
+  await fn('daily_conversions_sums', call(foldedRow('old'), '-'), call(foldedRow('new'), '+')).execute(db);
+  await sql`create trigger conversions_sums after insert or update or delete on conversions for each row execute function conversions_sums()`.execute(db);
+  await sql`create trigger daily_conversions_sums after insert or update or delete on daily_conversions for each row execute function daily_conversions_sums()`.execute(db);
+}
+
+const migration: Migration = async (db, engine) => {
+  const table = (name: string, key: string[]) => {
+    let builder = db.schema.createTable(name);
+    for (const column of key) builder = builder.addColumn(column, 'text', (col) => col.notNull());
+    return builder
+      .addColumn('conversions', 'bigint', (col) => col.notNull())
+      .addColumn('payout_micros', 'bigint', (col) => col.notNull())
+      .addPrimaryKeyConstraint(`${name}_pk`, key as never)
+      .execute();
+  };
+  await table('conversion_days', ['day', 'placement', 'currency']);
+  await table('conversion_source_days', ['day', 'source', 'currency']);
+  await table('conversion_source_months', ['month', 'source', 'currency']);
+
+  // The conversions held now, counted as the reports count them (server/dayCounts/countedConversions.ts).
+  const counted = sql`select coalesce(click_day, day) as day, coalesce(placement, '') as placement, coalesce(source, '') as source, trim(currency) as currency,
+      1 as conversions, coalesce(payout_micros, 0) as micros from conversions where reversed_at is null
+    union all select day, placement, source, trim(currency), conversions, payout_micros from daily_conversions`;
+  await sql`insert into conversion_days (day, placement, currency, conversions, payout_micros)
+    select day, placement, currency, sum(conversions), sum(micros) from (${counted}) as counted group by day, placement, currency`.execute(db);
+  await sql`insert into conversion_source_days (day, source, currency, conversions, payout_micros)
+    select day, source, currency, sum(conversions), sum(micros) from (${counted}) as counted group by day, source, currency`.execute(db);
+  await sql`insert into conversion_source_months (month, source, currency, conversions, payout_micros)
+    select substr(day, 1, 7), source, currency, sum(conversions), sum(micros) from (${counted}) as counted group by substr(day, 1, 7), source, currency`.execute(db);
+
+  if (engine === 'postgres') await postgresTriggers(db);
+  else await sqliteTriggers(db);
+};
+
+export default migration;
