@@ -1,7 +1,8 @@
 import { formatMoment } from '../lib/utcDay';
+import { countText } from '../lib/numberFormat';
 import type { ReactNode } from 'react';
 import type { FunnelReport } from '../funnelReport/funnelReport';
-import { share } from '../dayCounts/reportNumbers';
+import { counted, share } from '../dayCounts/reportNumbers';
 import { describeLinkCheck } from '../linkHealth/checkLink';
 import { defaultLinkCheckHours, recheckAfterBrokenMs, startUpSkipMs, type LinkHealthState } from '../linkHealth/linkMonitor';
 import { adminCss } from './adminStyles';
@@ -112,7 +113,7 @@ function Breakdown({ caption, heading, rows }: { caption: string; heading: strin
             rows.map((row) => (
               <tr key={row.name}>
                 <th scope="row">{row.name}</th>
-                <td>{row.clicks}</td>
+                <td>{countText(row.clicks)}</td>
                 <td>{share(row.clicks, total)}</td>
               </tr>
             ))
@@ -193,7 +194,7 @@ export function AdminPage({ report, rangeError, linkHealth, affiliateUrl, alerts
               <FunnelSummary all={report.all} from={report.from} to={report.to} />
               <p>
                 <strong>
-                  {report.all.clicks} clicks by {report.all.visitors} visitors
+                  {counted(report.all.clicks, 'click')} by {counted(report.all.visitors, 'visitor')}
                 </strong>{' '}
                 from {report.from} to {report.to}. A visitor is counted once a day, so one who returns on another day counts again.
                 Conversions count under the day of the click that led to them (the day they arrived when no click matched), so a

@@ -1,4 +1,5 @@
 import type { FunnelReport } from '../funnelReport/funnelReport';
+import { countText } from '../lib/numberFormat';
 import { releaseMarkLabel, type ReleaseMarkOf } from './releaseMarks';
 
 /** Close to the size a chart is shown at, so its 10-unit labels read as about 10 px. */
@@ -7,6 +8,11 @@ const height = 96;
 const axisGap = 14;
 /** At most this many bars: past it a bar stands for several days, so a decade's chart stays a few KB. */
 const maxBars = 92;
+/**
+ * Coordinates to a hundredth of a unit, a thirtieth of a pixel at the size shown: a year's bars at full
+ * precision ("0.32608695652173914") weighed more than the grouping of every figure on the page added.
+ */
+const at = (value: number) => Math.round(value * 100) / 100;
 
 export interface ClickChartProps {
   placement: string;
@@ -33,7 +39,7 @@ export function ClickChart({ placement, days, releases = [] }: ClickChartProps) 
   const summary =
     (total === 0
       ? `${placement}: no clicks from ${first} to ${last}`
-      : `${placement}: ${total} clicks from ${first} to ${last}, most on ${peakDay} (${peak})`) + releaseWords;
+      : `${placement}: ${countText(total)} clicks from ${first} to ${last}, most on ${peakDay} (${countText(peak)})`) + releaseWords;
   const daysPerBar = Math.max(1, Math.ceil(counts.length / maxBars));
   const bars = Array.from({ length: Math.ceil(counts.length / daysPerBar) }, (_, bar) => {
     const start = bar * daysPerBar;
@@ -53,24 +59,24 @@ export function ClickChart({ placement, days, releases = [] }: ClickChartProps) 
         if (count === 0) return null;
         const barHeight = Math.max((count / barPeak) * (plotHeight - 12), 1);
         return (
-          <rect key={label} x={index * slot + (slot - barWidth) / 2} y={plotHeight - barHeight} width={barWidth} height={barHeight} fill="#13315c">
-            <title>{`${label}: ${count}`}</title>
+          <rect key={label} x={at(index * slot + (slot - barWidth) / 2)} y={at(plotHeight - barHeight)} width={at(barWidth)} height={at(barHeight)} fill="#13315c">
+            <title>{`${label}: ${countText(count)}`}</title>
           </rect>
         );
       })}
       {marked.map((release) => {
-        const x = Math.floor(dayIndex.get(release.day)! / daysPerBar) * slot + slot / 2;
+        const x = at(Math.floor(dayIndex.get(release.day)! / daysPerBar) * slot + slot / 2);
         return (
           <g key={release.stamp} className="release-mark">
             <title>{`${releaseMarkLabel(release)} on ${release.day}`}</title>
             <line x1={x} y1={12} x2={x} y2={plotHeight} stroke="#a14b00" strokeWidth={1} strokeDasharray="3 2" />
-            <path d={`M${x - 4} 12 L${x + 4} 12 L${x} 18 Z`} fill="#a14b00" />
+            <path d={`M${at(x - 4)} 12 L${at(x + 4)} 12 L${x} 18 Z`} fill="#a14b00" />
           </g>
         );
       })}
       {barPeak > 0 && (
         <text x={0} y={9} fontSize={10} fill="#3e4c59">
-          {daysPerBar === 1 ? `peak ${barPeak}` : `peak ${barPeak} in ${daysPerBar} days`}
+          {daysPerBar === 1 ? `peak ${countText(barPeak)}` : `peak ${countText(barPeak)} in ${daysPerBar} days`}
         </text>
       )}
       <text x={0} y={height - 3} fontSize={10} fill="#3e4c59">

@@ -1,10 +1,11 @@
 import type { FunnelReport } from '../funnelReport/funnelReport';
+import { countText } from '../lib/numberFormat';
 import { Amounts } from './Amounts';
 import { DaysTable, tableDays } from './tableDays';
 import { ColumnHeads } from './ColumnHeads';
 import { ReleaseMarks, releasesByDay } from './releaseMarks';
 
-const pair = (count: number, visitors: number) => (count > 0 ? `${count} / ${visitors}` : '–');
+const pair = (count: number, visitors: number) => (count > 0 ? `${countText(count)} / ${countText(visitors)}` : '–');
 
 /**
  * Day by day, newest first: page views, clicks per placement, and what the day's clicks earned. Days with
@@ -27,7 +28,7 @@ export function DailyTable({ days, totals, releases: { compared } }: Pick<Funnel
             </th>
             <td>{pair(entry.all.views, entry.all.viewVisitors)}</td>
             <td>{pair(entry.all.clicks, entry.all.visitors)}</td>
-            <td>{entry.all.conversions || '–'}</td>
+            <td>{entry.all.conversions ? countText(entry.all.conversions) : '–'}</td>
             <td>
               <Amounts earnings={entry.all} />
             </td>

@@ -1,4 +1,5 @@
 import type { FunnelReport } from '../funnelReport/funnelReport';
+import { countText } from '../lib/numberFormat';
 import { amountText, rate, share } from '../dayCounts/reportNumbers';
 import type { ExperimentReport } from '../experiments/experimentReport';
 import { Caption, ScrollBox } from './ScrollBox';
@@ -37,10 +38,10 @@ function ExperimentTable({ experiment, currency }: { experiment: ExperimentRepor
                   {variant.id}
                   <span className="muted description"> {wordsText(variant.words)}</span>
                 </th>
-                <td>{variant.visitors}</td>
-                <td>{variant.clickers}</td>
-                <td>{variant.clicks}</td>
-                <td>{variant.conversions}</td>
+                <td>{countText(variant.visitors)}</td>
+                <td>{countText(variant.clickers)}</td>
+                <td>{countText(variant.clicks)}</td>
+                <td>{countText(variant.conversions)}</td>
                 <td>{amountText(variant.revenue, currency)}</td>
                 <td>{rate(variant.clickers, variant.visitors)}</td>
                 <td>{rate(variant.conversions, variant.visitors)}</td>

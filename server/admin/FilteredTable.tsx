@@ -1,11 +1,12 @@
 import { filterReasons, filterReasonDescriptions } from '../dayCounts/filterReasons';
+import { countText } from '../lib/numberFormat';
 import type { FilteredFigures } from '../funnelReport/filteredCounts';
 import type { FunnelReport } from '../funnelReport/funnelReport';
 import { ColumnHeads } from './ColumnHeads';
 import { Caption, ScrollBox } from './ScrollBox';
 import { DaysTable, maxTableDays } from './tableDays';
 
-const pair = ({ views, clicks }: FilteredFigures) => (views > 0 || clicks > 0 ? `${views} / ${clicks}` : '–');
+const pair = ({ views, clicks }: FilteredFigures) => (views > 0 || clicks > 0 ? `${countText(views)} / ${countText(clicks)}` : '–');
 
 /**
  * The beacons' reports that were not counted, and why (server/dayCounts/filterReasons.ts): per reason over
@@ -30,16 +31,16 @@ export function FilteredTable({ filtered, from, to }: Pick<FunnelReport, 'filter
                   {reason}
                   <span className="muted description"> {filterReasonDescriptions[reason]}</span>
                 </th>
-                <td>{filtered.reasons[reason].views}</td>
-                <td>{filtered.reasons[reason].clicks}</td>
+                <td>{countText(filtered.reasons[reason].views)}</td>
+                <td>{countText(filtered.reasons[reason].clicks)}</td>
               </tr>
             ))}
           </tbody>
           <tfoot>
             <tr>
               <th scope="row">All reasons</th>
-              <td>{filtered.views}</td>
-              <td>{filtered.clicks}</td>
+              <td>{countText(filtered.views)}</td>
+              <td>{countText(filtered.clicks)}</td>
             </tr>
           </tfoot>
         </table>

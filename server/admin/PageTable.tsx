@@ -1,4 +1,5 @@
 import type { FunnelReport } from '../funnelReport/funnelReport';
+import { countText } from '../lib/numberFormat';
 import { rate } from '../dayCounts/reportNumbers';
 import { Caption, ScrollBox } from './ScrollBox';
 import { ColumnHeads } from './ColumnHeads';
@@ -21,10 +22,10 @@ export function PageTable({ pages, from, to }: Pick<FunnelReport, 'pages' | 'fro
             pages.map((row) => (
               <tr key={row.page}>
                 <th scope="row">{row.page}</th>
-                <td>{row.views}</td>
-                <td>{row.visitors}</td>
-                <td>{row.clicks}</td>
-                <td>{row.clickers}</td>
+                <td>{countText(row.views)}</td>
+                <td>{countText(row.visitors)}</td>
+                <td>{countText(row.clicks)}</td>
+                <td>{countText(row.clickers)}</td>
                 <td>{rate(row.clickers, row.visitors)}</td>
               </tr>
             ))

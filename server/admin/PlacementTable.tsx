@@ -1,4 +1,5 @@
 import type { FunnelReport } from '../funnelReport/funnelReport';
+import { countText } from '../lib/numberFormat';
 import type { Earnings } from '../dayCounts/earnings';
 import { counted, rate, share } from '../dayCounts/reportNumbers';
 import { Amounts } from './Amounts';
@@ -9,10 +10,10 @@ import { ColumnHeads } from './ColumnHeads';
 function Cells({ clicks, visitors, whole, earnings }: { clicks: number; visitors: number; whole: number; earnings: Earnings }) {
   return (
     <>
-      <td>{clicks}</td>
-      <td>{visitors}</td>
+      <td>{countText(clicks)}</td>
+      <td>{countText(visitors)}</td>
       <td>{share(clicks, whole)}</td>
-      <td>{earnings.conversions}</td>
+      <td>{countText(earnings.conversions)}</td>
       <td>{rate(earnings.conversions, clicks)}</td>
       <td>
         <Amounts earnings={earnings} />

@@ -1,5 +1,6 @@
 import type { OtherSources, SourceCount } from '../funnelReport/funnelReport';
-import { rate } from '../dayCounts/reportNumbers';
+import { countText } from '../lib/numberFormat';
+import { counted, rate } from '../dayCounts/reportNumbers';
 import { Amounts } from './Amounts';
 
 /** The column headings after a source's name, in the order SourceCells fills them. */
@@ -9,11 +10,11 @@ export const sourceColumns = ['Visitors', 'Visitors who clicked', 'Clicks', 'Cli
 export function SourceCells({ row }: { row: SourceCount | OtherSources }) {
   return (
     <>
-      <td>{row.visitors}</td>
-      <td>{row.clickers}</td>
-      <td>{row.clicks}</td>
+      <td>{countText(row.visitors)}</td>
+      <td>{countText(row.clickers)}</td>
+      <td>{countText(row.clicks)}</td>
       <td>{rate(row.clickers, row.visitors)}</td>
-      <td>{row.conversions}</td>
+      <td>{countText(row.conversions)}</td>
       <td>
         <Amounts earnings={row} />
       </td>
@@ -22,4 +23,4 @@ export function SourceCells({ row }: { row: SourceCount | OtherSources }) {
 }
 
 /** The row name of the sources past the listed ones. */
-export const otherSourcesName = (others: OtherSources) => (others.sourceCount === 1 ? '1 other source' : `${others.sourceCount} other sources`);
+export const otherSourcesName = (others: OtherSources) => counted(others.sourceCount, 'other source');

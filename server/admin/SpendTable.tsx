@@ -1,4 +1,5 @@
 import type { FunnelReport } from '../funnelReport/funnelReport';
+import { countText } from '../lib/numberFormat';
 import type { SourceCosts } from '../funnelReport/sourceCosts';
 import { amountText, share, sourceName } from '../dayCounts/reportNumbers';
 import { money, otherCurrencyNote, verdictText } from '../funnelReport/formatCosts';
@@ -33,9 +34,9 @@ function SpendCells({ row, currency }: { row: SourceCosts; currency: string }) {
       <td>
         <Costs costByCurrency={row.costByCurrency} />
       </td>
-      <td>{row.visitors}</td>
+      <td>{countText(row.visitors)}</td>
       <td>{money(row.costPerVisitor, currency)}</td>
-      <td>{row.conversions}</td>
+      <td>{countText(row.conversions)}</td>
       <td>{money(row.costPerConversion, currency)}</td>
       <td>{amountText(row.revenue, currency)}</td>
       <td>{money(row.profit, currency)}</td>
@@ -142,7 +143,7 @@ export function SpendTable({ costs, from, to, campaignsShown }: Pick<FunnelRepor
       )}
       {campaignsLeft > 0 && (
         <p>
-          And {campaignsLeft.toLocaleString('en')} more campaigns with a cost: <code>npm run stats -- --csv --spend</code> lists every one.
+          And {countText(campaignsLeft)} more campaigns with a cost: <code>npm run stats -- --csv --spend</code> lists every one.
         </p>
       )}
       <p className="muted">

@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { countText } from '../lib/numberFormat';
 import type { FunnelReport } from '../funnelReport/funnelReport';
 import { Caption, ScrollBox } from './ScrollBox';
 
@@ -36,7 +37,7 @@ export function DaysTable({ label, caption, more, children }: { label: string; c
           {children}
         </table>
       </ScrollBox>
-      {more > 0 && <p className="muted">{`${more} older ${more === 1 ? 'day is' : 'days are'} not shown here: npm run stats -- --csv or --json lists every day.`}</p>}
+      {more > 0 && <p className="muted">{`${countText(more)} older ${more === 1 ? 'day is' : 'days are'} not shown here: npm run stats -- --csv or --json lists every day.`}</p>}
     </>
   );
 }

@@ -1,38 +1,35 @@
 import type { Earnings } from './earnings';
+import { amountText, countText, percentText } from '../lib/numberFormat';
 
-/** How the terminal table and /admin write the report's numbers, so both say the same. */
+/** How the terminal table, /admin and the digest write the report's numbers, so all say the same (the digits themselves: server/lib/numberFormat.ts). */
 
-/** A part of a whole as a whole percentage, "–" when the whole is nothing. */
-export const share = (part: number, whole: number) => (whole === 0 ? '–' : `${Math.round((part / whole) * 100)}%`);
+export { amountText } from '../lib/numberFormat';
 
-/** A rate (conversions per click, clicks per visitor): one decimal below 10%, where rates of affiliate links usually are; "–" when the whole is nothing. */
-export function rate(part: number, whole: number): string {
-  if (whole === 0) return '–';
-  const percent = (part / whole) * 100;
-  return `${percent !== 0 && percent < 10 ? percent.toFixed(1) : Math.round(percent)}%`;
-}
+/** A part of a whole as a whole percentage ("25%", ROI "1,250%"), "–" when the whole is nothing. */
+export const share = (part: number, whole: number) => (whole === 0 ? '–' : percentText(part / whole, 0));
 
 /**
- * Digits after the point per currency, as ICU knows them (2 for USD, 0 for JPY), asked once per currency:
- * making an Intl.NumberFormat costs about 0.2 ms, which a year's /admin paid for every amount it showed.
- * At most one entry per currency ICU knows (about 300): a conversion's currency must be one of them.
+ * Below this many in the whole (visitors, clicks), a rate is written in whole percent: one more or one
+ * fewer moves it by a point or more, so a decimal would claim what the sample cannot tell.
  */
-const digitsByCurrency = new Map<string, number>();
-function minorDigits(currency: string): number {
-  let digits = digitsByCurrency.get(currency);
-  if (digits === undefined) {
-    try {
-      digits = new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
-    } catch {
-      digits = 2;
-    }
-    digitsByCurrency.set(currency, digits);
-  }
-  return digits;
-}
+export const decimalRateFrom = 100;
 
-/** An amount with its currency code, e.g. "12.50 USD". */
-export const amountText = (amount: number, currency: string) => `${amount.toFixed(minorDigits(currency))} ${currency}`;
+/**
+ * A rate (conversions per click, visitors who clicked per visitor) with the precision its sample supports:
+ * whole percent under decimalRateFrom in the whole ("7%" for 3 of 41); from there one decimal below 10%,
+ * where rates of affiliate links usually are and tenths tell sources apart ("2.3%"), whole percent from
+ * 10% up ("27%") and for none ("0%"). Something is never written as nothing ("<0.1%" for 1 in 5,000), nor a part as the
+ * whole (">99%" for 999 of 1,000). "–" when the whole is nothing.
+ */
+export function rate(part: number, whole: number): string {
+  if (whole === 0) return '–';
+  const fraction = part / whole;
+  const digits = part !== 0 && whole >= decimalRateFrom && Math.abs(fraction) < 0.1 ? 1 : 0;
+  const text = percentText(fraction, digits);
+  if (part !== 0 && text === percentText(0, digits)) return `<${percentText(digits === 1 ? 0.001 : 0.01, digits)}`;
+  if (part < whole && text === percentText(1, digits)) return `>${percentText(0.99, digits)}`;
+  return text;
+}
 
 /**
  * Revenue per currency, in the report's order, e.g. "12.50 USD + 4.00 EUR"; "–" when nothing was
@@ -47,5 +44,5 @@ export function revenueText({ revenueByCurrency }: Pick<Earnings, 'revenueByCurr
 /** A source as a reader names it: '' is a source not known. */
 export const sourceName = (source: string) => source || '(not known)';
 
-/** "1 conversion", "2 conversions". */
-export const counted = (count: number, one: string, many = `${one}s`) => `${count} ${count === 1 ? one : many}`;
+/** "1 conversion", "2,500 conversions". */
+export const counted = (count: number, one: string, many = `${one}s`) => `${countText(count)} ${count === 1 ? one : many}`;

@@ -1,5 +1,6 @@
 import type { FunnelReport } from '../funnelReport/funnelReport';
 import { amountText } from '../dayCounts/reportNumbers';
+import { countText } from '../lib/numberFormat';
 
 /** One line of the digest's comparison: a figure this week, the week before, and the change, as written in both parts. */
 export interface ComparedFigure {
@@ -17,7 +18,7 @@ export function percentChange(current: number, previous: number): string {
   if (!Number.isFinite(current) || !Number.isFinite(previous)) return '–';
   if (previous === 0) return current === 0 ? '–' : 'new';
   const percent = Math.round(((current - previous) / previous) * 100);
-  return percent > 0 ? `+${percent}%` : `${percent}%`;
+  return `${percent > 0 ? '+' : ''}${countText(percent)}%`;
 }
 
 /**
@@ -36,8 +37,8 @@ export function comparedFigures(current: FunnelReport, previous: FunnelReport): 
   const perClick = (report: FunnelReport) => (report.all.clicks === 0 ? Number.NaN : revenueOf(report) / report.all.clicks);
   const count = (label: string, of: (report: FunnelReport) => number): ComparedFigure => ({
     label,
-    current: String(of(current)),
-    previous: String(of(previous)),
+    current: countText(of(current)),
+    previous: countText(of(previous)),
     change: percentChange(of(current), of(previous)),
   });
   // The currency is named in the label, so the cells stay narrow enough for a phone's width.

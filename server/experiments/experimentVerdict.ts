@@ -1,5 +1,6 @@
 import { chanceBest } from './chanceBest';
 import { sequentialTests, visitorsToTell, type Totals } from './sequentialTest';
+import { countText } from '../lib/numberFormat';
 
 /** One variant's counts per UTC day since the experiment began, oldest first, each day on its own (not cumulative). */
 export interface VariantDays {
@@ -198,7 +199,7 @@ export function verdictText(decision: ExperimentDecision, names: readonly string
     case 'keep-running': {
       const more = verdict.moreVisitorsPerVariant;
       if (more === null) return `keep running: no successes yet to estimate the visitors it needs`;
-      return `keep running: about ${more.toLocaleString('en-US')} more ${more === 1 ? 'visitor' : 'visitors'} per variant to tell a ${difference}`;
+      return `keep running: about ${countText(more)} more ${more === 1 ? 'visitor' : 'visitors'} per variant to tell a ${difference}`;
     }
   }
 }

@@ -1,12 +1,13 @@
 import type { FunnelReport } from './funnelReport';
 import type { CampaignCosts, SourceCosts } from './sourceCosts';
 import { amountText } from '../dayCounts/reportNumbers';
+import { countText } from '../lib/numberFormat';
 
 /** The verdict in words, e.g. "too early: about 1,200 more visitors to know". */
 export function verdictText(row: Pick<SourceCosts, 'verdict' | 'visitorsToKnow'>): string {
   if (row.verdict === 'losing') return 'losing money';
   if (row.verdict === 'paying') return 'paying for itself';
-  if (row.verdict === 'too-early') return row.visitorsToKnow === null ? 'too early' : `too early: about ${row.visitorsToKnow.toLocaleString('en')} more visitors to know`;
+  if (row.verdict === 'too-early') return row.visitorsToKnow === null ? 'too early' : `too early: about ${countText(row.visitorsToKnow)} more visitors to know`;
   return 'no cost recorded';
 }
 

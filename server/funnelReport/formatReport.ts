@@ -3,6 +3,7 @@ import type { SourceCosts } from './sourceCosts';
 import type { Earnings } from '../dayCounts/earnings';
 import { amountText, counted, rate, revenueText, share, sourceName } from '../dayCounts/reportNumbers';
 import { filterReasons } from '../dayCounts/filterReasons';
+import { countText } from '../lib/numberFormat';
 import { releaseLines } from '../releases/formatReleases';
 import { addCostsLines, money, otherCurrencyNote, verdictText, withCosts } from './formatCosts';
 
@@ -42,9 +43,9 @@ export function funnelLines({ all }: Pick<FunnelReport, 'all'>): string[] {
   return [
     table(
       [
-        ['Visitors', String(all.viewVisitors), ''],
-        ['Visitors who clicked', String(all.visitors), of(`${rate(all.visitors, all.viewVisitors)} of visitors`, all.viewVisitors)],
-        ['Conversions', String(all.conversions), of(`${rate(all.conversions, all.clicks)} of ${counted(all.clicks, 'click')}`, all.clicks)],
+        ['Visitors', countText(all.viewVisitors), ''],
+        ['Visitors who clicked', countText(all.visitors), of(`${rate(all.visitors, all.viewVisitors)} of visitors`, all.viewVisitors)],
+        ['Conversions', countText(all.conversions), of(`${rate(all.conversions, all.clicks)} of ${counted(all.clicks, 'click')}`, all.clicks)],
         ['Revenue', revenueText(all), of(`${revenueText(all, { per: all.clicks })} per click`, all.clicks * all.conversions)],
       ],
       1,
@@ -57,10 +58,10 @@ export function placementLines({ all, totals }: Pick<FunnelReport, 'all' | 'tota
   const rows: string[][] = [['Placement', 'Clicks', 'Visitors', 'Share', 'Conv.', 'Conv. rate', 'Revenue', 'EPC']];
   const row = (name: string, count: FunnelReport['totals'][number]) => [
     name,
-    String(count.clicks),
-    String(count.visitors),
+    countText(count.clicks),
+    countText(count.visitors),
     share(count.clicks, all.clicks),
-    String(count.conversions),
+    countText(count.conversions),
     rate(count.conversions, count.clicks),
     revenueCell(count),
     revenueCell(count, count.clicks),
@@ -75,7 +76,7 @@ export function placementLines({ all, totals }: Pick<FunnelReport, 'all' | 'tota
 }
 
 /** The name of the row that adds up the sources past the listed ones. */
-const otherSourcesName = (others: OtherSources) => `(${others.sourceCount} other${others.sourceCount === 1 ? '' : 's'})`;
+const otherSourcesName = (others: OtherSources) => `(${countText(others.sourceCount)} other${others.sourceCount === 1 ? '' : 's'})`;
 
 /** `everySource` says where every source is listed: this command's flag here, the whole command elsewhere (the digest). */
 export function sourceLines({ sources, otherSources: others }: Pick<FunnelReport, 'sources' | 'otherSources'>, everySource = '--all-sources lists every one.'): string[] {
@@ -83,7 +84,7 @@ export function sourceLines({ sources, otherSources: others }: Pick<FunnelReport
   const rows: string[][] = [['Source', 'Visitors', 'Clicked', 'Clicks', 'CTR', 'Conv.', 'Revenue']];
   const named = [...sources.map((source) => ({ name: cut(sourceName(source.source)), row: source })), ...(others ? [{ name: otherSourcesName(others), row: others }] : [])];
   for (const { name, row } of named) {
-    rows.push([name, String(row.visitors), String(row.clickers), String(row.clicks), rate(row.clickers, row.visitors), String(row.conversions), revenueCell(row)]);
+    rows.push([name, countText(row.visitors), countText(row.clickers), countText(row.clicks), rate(row.clickers, row.visitors), countText(row.conversions), revenueCell(row)]);
   }
   const lines = [table(rows, 1), 'Clicked: visitors who clicked. CTR: the share of visitors who clicked.'];
   if (others) lines.push(`The ${sources.length} sources with most visitors are listed; ${everySource}`);
@@ -94,7 +95,7 @@ function pageLines(report: FunnelReport): string[] {
   if (report.pages.length === 0) return ['No views or clicks in this range.'];
   const rows: string[][] = [['Page', 'Views', 'Visitors', 'Clicks', 'Clicked', 'CTR']];
   for (const page of report.pages) {
-    rows.push([cut(page.page, 40), String(page.views), String(page.visitors), String(page.clicks), String(page.clickers), rate(page.clickers, page.visitors)]);
+    rows.push([cut(page.page, 40), countText(page.views), countText(page.visitors), countText(page.clicks), countText(page.clickers), rate(page.clickers, page.visitors)]);
   }
   return [table(rows, 1)];
 }
@@ -106,19 +107,19 @@ function dayLines(report: FunnelReport): string[] {
   const sourceRows: string[][] = [['Day', 'Source', 'Visitors', 'Clicked', 'Clicks', 'Conv.', 'Revenue']];
   for (const { day, all, placements, sources, otherSources } of newestFirst) {
     if (all.views === 0 && all.clicks === 0 && all.conversions === 0) continue;
-    funnelRows.push([day, String(all.views), String(all.viewVisitors), String(all.visitors), String(all.clicks), String(all.conversions), revenueCell(all)]);
+    funnelRows.push([day, countText(all.views), countText(all.viewVisitors), countText(all.visitors), countText(all.clicks), countText(all.conversions), revenueCell(all)]);
     const active = Object.entries(placements).filter(([, count]) => count.clicks > 0 || count.conversions > 0);
     active.forEach(([placement, count], index) => {
-      placementRows.push([index === 0 ? day : '', placement, String(count.clicks), String(count.visitors), String(count.conversions), revenueCell(count)]);
+      placementRows.push([index === 0 ? day : '', placement, countText(count.clicks), countText(count.visitors), countText(count.conversions), revenueCell(count)]);
     });
     // The day's total, when it adds something: several placements, or conversions that named none.
     const placed = active.reduce((sum, [, count]) => sum + count.conversions, 0);
     if (active.length > 1 || all.conversions > placed) {
-      placementRows.push([active.length === 0 ? day : '', 'all placements', String(all.clicks), String(all.visitors), String(all.conversions), revenueCell(all)]);
+      placementRows.push([active.length === 0 ? day : '', 'all placements', countText(all.clicks), countText(all.visitors), countText(all.conversions), revenueCell(all)]);
     }
     const named = [...sources.map((source) => ({ name: cut(sourceName(source.source)), row: source })), ...(otherSources ? [{ name: otherSourcesName(otherSources), row: otherSources }] : [])];
     named.forEach(({ name, row }, index) => {
-      sourceRows.push([index === 0 ? day : '', name, String(row.visitors), String(row.clickers), String(row.clicks), String(row.conversions), revenueCell(row)]);
+      sourceRows.push([index === 0 ? day : '', name, countText(row.visitors), countText(row.clickers), countText(row.clicks), countText(row.conversions), revenueCell(row)]);
     });
   }
   if (funnelRows.length === 1) return ['Nothing in this range: no views, clicks or conversions.'];
@@ -131,8 +132,8 @@ function dayLines(report: FunnelReport): string[] {
 /** The reports not counted over the range, per reason (--json has them per day too). */
 function filteredLines({ filtered }: FunnelReport): string[] {
   const rows: string[][] = [['Reason', 'Views', 'Clicks']];
-  for (const reason of filterReasons) rows.push([reason, String(filtered.reasons[reason].views), String(filtered.reasons[reason].clicks)]);
-  rows.push(['all reasons', String(filtered.views), String(filtered.clicks)]);
+  for (const reason of filterReasons) rows.push([reason, countText(filtered.reasons[reason].views), countText(filtered.reasons[reason].clicks)]);
+  rows.push(['all reasons', countText(filtered.views), countText(filtered.clicks)]);
   return [table(rows, 1), 'Kept per day, report kind and reason only; --json has each day.'];
 }
 
@@ -149,10 +150,10 @@ export function experimentLines({ experiments, currency }: Pick<FunnelReport, 'e
       const none = variant.visitors === 0;
       rows.push([
         variant.id,
-        String(variant.visitors),
-        String(variant.clickers),
-        String(variant.clicks),
-        String(variant.conversions),
+        countText(variant.visitors),
+        countText(variant.clickers),
+        countText(variant.clicks),
+        countText(variant.conversions),
         amountText(variant.revenue, currency),
         rate(variant.clickers, variant.visitors),
         rate(variant.conversions, variant.visitors),
@@ -195,9 +196,9 @@ export function spendLines({ costs }: Pick<FunnelReport, 'costs'>): string[] {
     rows.push([
       sourceName(row.source).slice(0, 24),
       costCell(row.cost, row.costByCurrency, currency),
-      String(row.visitors),
+      countText(row.visitors),
       plain(row.costPerVisitor),
-      String(row.conversions),
+      countText(row.conversions),
       plain(row.costPerConversion),
       plain(row.revenue),
       plain(row.profit),
@@ -224,8 +225,8 @@ export function campaignSpendLines({ costs }: Pick<FunnelReport, 'costs'>, shown
   const plain = (amount: number | null) => plainAmount(amount, currency);
   const figures = (row: SourceCosts) => [
     costCell(row.cost, row.costByCurrency, currency),
-    String(row.visitors),
-    String(row.conversions),
+    countText(row.visitors),
+    countText(row.conversions),
     plain(row.revenue),
     plain(row.profit),
     row.roi === null ? '–' : share(row.roi, 1),
@@ -244,11 +245,11 @@ export function campaignSpendLines({ costs }: Pick<FunnelReport, 'costs'>, shown
     `Losing money first, each campaign's ads under it; amounts in ${currency}.`,
     table(rows, 1),
     ...verdicts,
-    ...(left > 0 ? [`And ${left.toLocaleString('en')} more campaigns with a cost: npm run stats -- --csv --spend lists every one.`] : []),
+    ...(left > 0 ? [`And ${countText(left)} more campaigns with a cost: npm run stats -- --csv --spend lists every one.`] : []),
   ];
 }
 
-/** The report as the terminal table `npm run stats` prints: the funnel, then per placement, per source and per day. */
+/** The report as the terminal table `npm run stats` prints: the funnel, then per placement, per source and per day; figures written for people (server/lib/numberFormat.ts), where --json and --csv keep raw numbers. */
 export function formatReportTable(report: FunnelReport): string {
   const dayCount = report.days.length;
   const lines = [
