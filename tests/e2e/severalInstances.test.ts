@@ -93,10 +93,10 @@ describe('several instances behind nginx round-robin, on one PostgreSQL database
       expect(problems.filter((message) => !message.includes('partner.example.net'))).toEqual([]);
     });
 
-    it.each([0, 1])('shows 6 clicks by 1 visitors on /admin of instance %i, asked directly', async (index) => {
+    it.each([0, 1])('shows 6 clicks by 1 visitor on /admin of instance %i, asked directly', async (index) => {
       const response = await fetch(`${deployment.instances[index]!.url}/admin`, { headers: { authorization: `Bearer ${adminToken}` } });
       expect(response.status).toBe(200);
-      expect(textOf(await response.text())).toContain('6 clicks by 1 visitors');
+      expect(textOf(await response.text())).toContain('6 clicks by 1 visitor');
     });
 
     it('reports 6 clicks by 1 visitor from npm run stats -- --json with DATABASE_URL', async () => {
