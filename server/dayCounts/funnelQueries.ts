@@ -5,6 +5,7 @@ import type { Schema } from '../db/schema';
 import { dayValueRows, rangeValueRows, toDayCountRow, valueOrder, type DayCounts } from './dayCounts';
 import { othersValue, type DayCountRow, type Dimension } from './dimensions';
 import type { ReportRange } from './reportRange';
+import { addDays, firstDayOf, firstWholeMonthFrom, lastDayOf, lastWholeMonthTo } from '../lib/utcDay';
 
 /**
  * The funnel's reads of a range, on either engine. Views and clicks come from the closed days' totals
@@ -161,39 +162,46 @@ export interface CampaignConversionCount {
 /**
  * Conversions not reversed that carried a campaign or an ad, attributed to the range as
  * readConversionCounts attributes them (the day of their click), summed over it per source, campaign, ad
- * and currency, with those folded past retention (daily_campaign_conversions): what the campaigns' spend
- * section sets beside their costs, which is per range, not per day.
+ * and currency: what the campaigns' spend section sets beside their costs, which is per range, not per
+ * day. The range's whole months come from their sums (conversion_campaign_months, migration 14); the days
+ * around them from the conversions and those folded past retention (daily_campaign_conversions).
  */
 export async function readCampaignConversionCounts(db: Kysely<Schema>, { from, to }: ReportRange): Promise<CampaignConversionCount[]> {
-  // Counted as campaignConversions (countedConversions.ts) counts them, summed over the range rather than
-  // per day. SQLite, without statistics, reads the range through conversions_counted, which starts with the same
+  const firstMonth = firstWholeMonthFrom(from);
+  const lastMonth = lastWholeMonthTo(to);
+  const wholeMonths = firstMonth <= lastMonth;
+  const days = (wholeMonths ? [[from, addDays(firstDayOf(firstMonth), -1)], [addDays(lastDayOf(lastMonth), 1), to]] : [[from, to]]).filter(([first, last]) => first! <= last!);
+  // Counted as campaignConversions (countedConversions.ts) counts them, summed over the days rather than
+  // per day. SQLite, without statistics, reads the days through conversions_counted, which starts with the same
   // day, and then each row from the table; the partial index of conversions with a campaign holds every
   // column this reads (migration 12), half the work on a year. INDEXED BY also fails loudly should a
   // change to the query stop the index from serving it. PostgreSQL chooses by its statistics.
   const table = engineOf(db) === 'sqlite' ? sql`conversions indexed by conversions_in_campaigns` : sql`conversions`;
-  const [raw, folded] = await Promise.all([
+  const reads = days.flatMap(([first, last]) => [
     sql<Record<string, unknown>>`select coalesce(source, '') as source, coalesce(campaign, '') as campaign, coalesce(content, '') as content, currency,
         count(*) as conversions, coalesce(sum(payout_micros), 0) as micros
       from ${table}
-      where reversed_at is null and (campaign is not null or content is not null) and coalesce(click_day, day) >= ${from} and coalesce(click_day, day) <= ${to}
+      where reversed_at is null and (campaign is not null or content is not null) and coalesce(click_day, day) >= ${first} and coalesce(click_day, day) <= ${last}
       group by coalesce(source, ''), coalesce(campaign, ''), coalesce(content, ''), currency`.execute(db),
-    db
-      .selectFrom('daily_campaign_conversions')
-      .where('day', '>=', from)
-      .where('day', '<=', to)
-      .groupBy(['source', 'campaign', 'content', 'currency'])
-      .select((eb) => ['source', 'campaign', 'content', 'currency', eb.fn.sum<number>('conversions').as('conversions'), eb.fn.sum<number>('payout_micros').as('micros')])
-      .execute(),
+    sql<Record<string, unknown>>`select source, campaign, content, currency, sum(conversions) as conversions, sum(payout_micros) as micros
+      from daily_campaign_conversions where day >= ${first} and day <= ${last} group by source, campaign, content, currency`.execute(db),
   ]);
-  const sums = new Map<string, CampaignConversionCount>();
-  for (const row of [...raw.rows, ...folded]) {
-    // char(3) may come back padded; sums of bigints come back from PostgreSQL as text.
-    const found = { source: String(row.source), campaign: String(row.campaign), content: String(row.content), currency: String(row.currency).trim() };
-    const key = JSON.stringify(found);
-    const sum = sums.get(key) ?? { ...found, conversions: 0, micros: 0 };
-    sum.conversions += Number(row.conversions);
-    sum.micros += Number(row.micros);
-    sums.set(key, sum);
+  if (wholeMonths) {
+    reads.push(sql<Record<string, unknown>>`select source, campaign, content, currency, sum(conversions) as conversions, sum(payout_micros) as micros
+      from conversion_campaign_months where month >= ${firstMonth} and month <= ${lastMonth} group by source, campaign, content, currency`.execute(db));
   }
-  return [...sums.values()];
+  const sums = new Map<string, CampaignConversionCount>();
+  for (const { rows } of await Promise.all(reads)) {
+    for (const row of rows) {
+      // char(3) may come back padded; sums of bigints come back from PostgreSQL as text.
+      const found = { source: String(row.source), campaign: String(row.campaign), content: String(row.content), currency: String(row.currency).trim() };
+      const key = JSON.stringify(found);
+      const sum = sums.get(key) ?? { ...found, conversions: 0, micros: 0 };
+      sum.conversions += Number(row.conversions);
+      sum.micros += Number(row.micros);
+      sums.set(key, sum);
+    }
+  }
+  // A campaign's whole months may hold only conversions since reversed: they are not shown.
+  return [...sums.values()].filter((sum) => sum.conversions !== 0 || sum.micros !== 0);
 }

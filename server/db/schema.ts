@@ -23,6 +23,7 @@ export interface Schema {
   conversion_days: ConversionDaysTable;
   conversion_source_days: ConversionSourceDaysTable;
   conversion_source_months: ConversionSourceMonthsTable;
+  conversion_campaign_months: ConversionCampaignMonthsTable;
   daily_variant_conversions: DailyVariantConversionsTable;
   daily_campaign_conversions: DailyCampaignConversionsTable;
   filtered_counts: FilteredCountsTable;
@@ -249,6 +250,17 @@ export interface ConversionSourceDaysTable {
 export interface ConversionSourceMonthsTable {
   month: string;
   source: string;
+  currency: string;
+  conversions: number;
+  payout_micros: number;
+}
+
+/** The counted conversions that carried a campaign or an ad, per month of the attributed day, source, campaign, content ('' when not known) and currency. */
+export interface ConversionCampaignMonthsTable {
+  month: string;
+  source: string;
+  campaign: string;
+  content: string;
   currency: string;
   conversions: number;
   payout_micros: number;

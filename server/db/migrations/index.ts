@@ -12,6 +12,7 @@ import campaigns from './011-campaigns';
 import campaignConversions from './012-campaignConversions';
 import closedMonths from './013-closedMonths';
 import conversionSums from './014-conversionSums';
+import coveringCounts from './015-coveringCounts';
 import type { Migration } from './migration';
 
 /**
@@ -19,4 +20,4 @@ import type { Migration } from './migration';
  * db/migrate/). A released step is never edited: a change is a new file, added at the end here. The
  * steps applied are listed in schema_migrations (see ../migrate.ts).
  */
-export const migrations: readonly Migration[] = [clicks, sharedState, conversions, funnel, closedDays, uniqueClickIds, countedConversionsIndex, experiments, watching, costs, campaigns, campaignConversions, closedMonths, conversionSums];
+export const migrations: readonly Migration[] = [clicks, sharedState, conversions, funnel, closedDays, uniqueClickIds, countedConversionsIndex, experiments, watching, costs, campaigns, campaignConversions, closedMonths, conversionSums, coveringCounts];
