@@ -63,7 +63,7 @@ describe.each(engines)('alert rules on %s', (engine) => {
       const [incident] = await incidents(db());
       expect(incident).toMatchObject({ rule: 'sales', subject: 'hero', opened_at: now, closed_at: null });
       expect(incident!.summary).toContain('No sale on hero since 2026-11-20 12:00 UTC, though 231 clicks came since');
-      expect(incident!.summary).toContain('20 of 1000 clicks converted (2.00%), so 4.6 sales were expected and the chance of none is 0.99%');
+      expect(incident!.summary).toContain('20 of 1,000 clicks converted (2.00%), so 4.6 sales were expected and the chance of none is 0.99%');
       const opened = await outbox(db());
       expect(opened.map((row) => [Number(row.incident_id), row.event, row.channel])).toEqual([
         [Number(incident!.id), 'opened', 'webhook'],

@@ -3,6 +3,7 @@ import { affiliatePlacements } from '../../../shared/affiliate';
 import type { Schema } from '../../db/schema';
 import { readLastClosedDay } from '../../dayCounts/dayCounts';
 import { addDays, dayMs, dayStart, formatMoment, utcDay } from '../../lib/utcDay';
+import { countText } from '../../lib/numberFormat';
 import { chanceOfNone, expectedThreshold, formatChance, noneIsUnlikely } from './chanceOfNone';
 import type { AlertRuleDefinition } from './alertRuleDefinition';
 import type { RuleVerdict } from './ruleVerdict';
@@ -157,10 +158,10 @@ export const salesRule = {
   title: (placement: string) => `sales gone silent on ${placement}`,
   read: ({ db }) => readSalesVerdicts(db),
   alertText: ({ placement, lastSaleAt, windowSales, windowClicks, clicksSince }: SalesFacts & { lastSaleAt: number }, rate: number, expected: number) => {
-    const clicks = clicksSince >= clickCap(rate) ? `more than ${clicksSince - 1}` : String(clicksSince);
+    const clicks = clicksSince >= clickCap(rate) ? `more than ${countText(clicksSince - 1)}` : countText(clicksSince);
     return (
       `No sale on ${placement} since ${formatMoment(lastSaleAt)}, though ${clicks} clicks came since. In the ${rateWindowDays} days up to that sale, ` +
-      `${windowSales} of ${windowClicks} clicks converted (${formatChance(rate)}), so ${expected.toFixed(1)} sales were expected and the chance of none is ${formatChance(chanceOfNone(expected))}. ` +
+      `${countText(windowSales)} of ${countText(windowClicks)} clicks converted (${formatChance(rate)}), so ${expected.toFixed(1)} sales were expected and the chance of none is ${formatChance(chanceOfNone(expected))}. ` +
       `The network may have stopped sending postbacks, or the link lost its sub-ID.`
     );
   },
