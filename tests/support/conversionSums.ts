@@ -1,0 +1,95 @@
+import type { Kysely } from 'kysely';
+import type { Schema } from '../../server/db/schema';
+
+/** The three sums of migration 14, each as sorted lines `key|key|currency conversions micros`, rows at zero left out. */
+export interface ConversionSumLines {
+  days: string[];
+  sourceDays: string[];
+  sourceMonths: string[];
+}
+
+/** One counted row: a conversion (1 and its payout) or a folded day's row, under its attributed day. */
+export interface CountedRow {
+  day: string;
+  placement: string;
+  source: string;
+  currency: string;
+  conversions: number;
+  micros: number;
+}
+
+const line = (key: readonly unknown[], conversions: number, micros: number) => `${key.map(String).join('|')} ${conversions} ${micros}`;
+
+/** Rows already one per key (a sums table, a read of them) as sorted lines, rows at zero left out. */
+export function rowLines<Row extends { conversions: unknown; micros: unknown }>(rows: readonly Row[], key: (row: Row) => readonly unknown[]): string[] {
+  return rows
+    .filter((row) => Number(row.conversions) !== 0 || Number(row.micros) !== 0)
+    .map((row) => line(key(row), Number(row.conversions), Number(row.micros)))
+    .sort();
+}
+
+/** Counted rows summed per key, as sorted lines, sums at zero left out. */
+export function summedLines(rows: readonly CountedRow[], key: (row: CountedRow) => readonly unknown[]): string[] {
+  const sums = new Map<string, { key: readonly unknown[]; conversions: number; micros: number }>();
+  for (const row of rows) {
+    const id = key(row).map(String).join('|');
+    const sum = sums.get(id) ?? { key: key(row), conversions: 0, micros: 0 };
+    sum.conversions += row.conversions;
+    sum.micros += row.micros;
+    sums.set(id, sum);
+  }
+  return rowLines([...sums.values()], (sum) => sum.key);
+}
+
+export const placementDayKey = (row: Pick<CountedRow, 'day' | 'placement' | 'currency'>) => [row.day, row.placement, row.currency];
+export const sourceDayKey = (row: Pick<CountedRow, 'day' | 'source' | 'currency'>) => [row.day, row.source, row.currency];
+export const sourceMonthKey = (row: Pick<CountedRow, 'day' | 'source' | 'currency'>) => [row.day.slice(0, 7), row.source, row.currency];
+
+/**
+ * What the sums must hold, recounted here from the rows themselves: each conversion not reversed under
+ * coalesce(click_day, day), its placement and source ('' when null) and trimmed currency, counting 1 and
+ * its payout (0 when none), and each row of daily_conversions as it is.
+ */
+export async function countedRows(db: Kysely<Schema>): Promise<CountedRow[]> {
+  const [conversions, folded] = await Promise.all([
+    db.selectFrom('conversions').where('reversed_at', 'is', null).select(['day', 'click_day', 'placement', 'source', 'currency', 'payout_micros']).execute(),
+    db.selectFrom('daily_conversions').selectAll().execute(),
+  ]);
+  return [
+    ...conversions.map((row) => ({
+      day: row.click_day ?? row.day,
+      placement: row.placement ?? '',
+      source: row.source ?? '',
+      currency: row.currency.trim(),
+      conversions: 1,
+      micros: Number(row.payout_micros ?? 0),
+    })),
+    ...folded.map((row) => ({ day: row.day, placement: row.placement, source: row.source, currency: row.currency.trim(), conversions: Number(row.conversions), micros: Number(row.payout_micros) })),
+  ];
+}
+
+/**
+ * The conversions' sums (migration 14) as held, and as the conversions and folded days held say they must
+ * be: the two are equal when every write kept them. Rows held at zero (all their conversions reversed) are
+ * left out of both.
+ */
+export async function conversionSumsHeldAndDue(db: Kysely<Schema>): Promise<{ held: ConversionSumLines; due: ConversionSumLines }> {
+  const [days, sourceDays, sourceMonths, counted] = await Promise.all([
+    db.selectFrom('conversion_days').select(['day', 'placement', 'currency', 'conversions', 'payout_micros as micros']).execute(),
+    db.selectFrom('conversion_source_days').select(['day', 'source', 'currency', 'conversions', 'payout_micros as micros']).execute(),
+    db.selectFrom('conversion_source_months').select(['month', 'source', 'currency', 'conversions', 'payout_micros as micros']).execute(),
+    countedRows(db),
+  ]);
+  return {
+    held: {
+      days: rowLines(days, placementDayKey),
+      sourceDays: rowLines(sourceDays, sourceDayKey),
+      sourceMonths: rowLines(sourceMonths, (row) => [row.month, row.source, row.currency]),
+    },
+    due: {
+      days: summedLines(counted, placementDayKey),
+      sourceDays: summedLines(counted, sourceDayKey),
+      sourceMonths: summedLines(counted, sourceMonthKey),
+    },
+  };
+}
