@@ -1,4 +1,5 @@
-import type { Kysely, Transaction } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
+import { engineOf } from '../db/engineOf';
 import { addDays, utcDay } from '../lib/utcDay';
 import type { Schema } from '../db/schema';
 import type { ConversionReport } from './conversionFields';
@@ -31,6 +32,9 @@ export interface ConversionStore {
  */
 export const minimumConversionDays = 180;
 
+/** PostgreSQL's transaction-local setting under which the conversions' sums' triggers stand aside (migration 14). */
+const movingConversionsSetting = 'auctions_guide.moving_conversions';
+
 /**
  * The conversions of either engine. Idempotence rests on the unique txid, not on reading first: the
  * insert of a txid already there does nothing (INSERT ... ON CONFLICT DO NOTHING), so two copies of a
@@ -41,6 +45,16 @@ export function createConversionStore(db: Kysely<Schema>): ConversionStore {
     foldOldConversions(retentionDays, now = new Date()) {
       const cutoff = addDays(utcDay(now), -Math.max(retentionDays, minimumConversionDays));
       return db.transaction().execute(async (trx) => {
+        if (engineOf(trx) === 'postgres') {
+          // The fold moves counted conversions into the daily tables, leaving the conversions' sums as they
+          // are (migration 14), so the sums' triggers stand aside for this transaction. The rows are locked
+          // first, as a refund locks its row before it touches a sum: a refund of one of them waits for the
+          // fold, or the fold for it, and neither finds the other holding what it needs (with the triggers
+          // on, the fold locked sums and then rows, and deadlocked with refunds of the rows it folded). Locked,
+          // no refund can commit between the counting below and the delete, to be lost in the fold.
+          await sql`select set_config(${movingConversionsSetting}, 'on', true)`.execute(trx);
+          await sql`select id from conversions where day < ${cutoff} for update`.execute(trx);
+        }
         const rows = await countedConversions(trx).where('day', '<', cutoff).execute();
         for (const row of rows) {
           await trx

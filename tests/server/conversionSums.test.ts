@@ -6,7 +6,7 @@ import { createClickStore } from '../../server/clicks/clickStore';
 import { formatPayout, parseConversion, type ConversionFields } from '../../server/conversions/conversionFields';
 import { createConversionStore, readConversionTotals, type ConversionChannel, type ConversionOutcome, type ConversionStore } from '../../server/conversions/conversionStore';
 import { readPlacementDaySums, readSourceDaySums, readSourceSums } from '../../server/dayCounts/conversionSums';
-import { readConversionCounts } from '../../server/dayCounts/funnelQueries';
+import { readCampaignConversionCounts, readConversionCounts } from '../../server/dayCounts/funnelQueries';
 import type { ReportRange } from '../../server/dayCounts/reportRange';
 import type { Engine } from '../../server/db/databaseSettings';
 import { migrate } from '../../server/db/migrate';
@@ -16,7 +16,7 @@ import type { Schema } from '../../server/db/schema';
 import { silentLogger } from '../../server/lib/logger';
 import { addDays, dayStart } from '../../server/lib/utcDay';
 import { newClickId, type AffiliatePlacement } from '../../shared/affiliate';
-import { conversionSumsHeldAndDue, placementDayKey, rowLines, sourceDayKey, summedLines, type CountedRow } from '../support/conversionSums';
+import { campaignCountedRows, conversionSumsHeldAndDue, placementDayKey, rowLines, sourceDayKey, summedLines, type CountedRow } from '../support/conversionSums';
 import { engines, openTestDatabase } from '../support/engines';
 import { createTestDatabase } from '../support/postgres';
 
@@ -48,7 +48,9 @@ const payout = fc.option(fc.integer({ min: 0, max: 250_000_000 }).map(formatPayo
 const via = fc.constantFrom<ConversionChannel>('postback', 'import');
 
 /** A click recorded before the conversions: its click ID then names it, and a sale copies its day and source. */
-const clickSpec = fc.record({ placement, source, day, hours: fc.integer({ min: 0, max: 23 }) });
+const campaign = fc.option(fc.constantFrom('spring', 'repo-tx'), { nil: null });
+const content = fc.option(fc.constantFrom('ad-a', 'ad-b'), { nil: null });
+const clickSpec = fc.record({ placement, source, campaign, content, day, hours: fc.integer({ min: 0, max: 23 }) });
 
 /** What a sale's sub-ID carries: nothing, a bare placement, a recorded click's ID, a click ID never recorded, or text naming nothing. */
 const subid = fc.oneof(
@@ -62,6 +64,8 @@ const subid = fc.oneof(
 const directRow = fc.record({
   placement: fc.option(placement, { nil: null }),
   source,
+  campaign,
+  content,
   clickDay: fc.option(day, { nil: null }),
   day,
   payoutMicros: fc.option(fc.integer({ min: 0, max: 90_000_000 }), { nil: null }),
@@ -138,6 +142,8 @@ async function insertDirect(db: Kysely<Schema>, row: OperationOf<typeof directRo
       reversed_at: row.reversed ? at : null,
       click_day: row.clickDay === null ? null : addDays(firstDay, row.clickDay),
       source: row.source,
+      campaign: row.campaign,
+      content: row.content,
     })
     .execute();
 }
@@ -196,13 +202,29 @@ async function apply(db: Kysely<Schema>, store: ConversionStore, clickIds: reado
 /** What the raw read of a range says, and what the sums' three reads say, each at the sums' grain. */
 async function rangeReads(db: Kysely<Schema>, range: ReportRange) {
   const raw: CountedRow[] = await readConversionCounts(db, range);
-  const [placementDays, sourceDays, sources] = await Promise.all([readPlacementDaySums(db, range), readSourceDaySums(db, range), readSourceSums(db, range)]);
+  const [placementDays, sourceDays, sources, campaigns, campaignRows] = await Promise.all([
+    readPlacementDaySums(db, range),
+    readSourceDaySums(db, range),
+    readSourceSums(db, range),
+    readCampaignConversionCounts(db, range),
+    campaignCountedRows(db),
+  ]);
+  const campaignKey = (row: { source: string; campaign: string; content: string; currency: string }) => [row.source, row.campaign, row.content, row.currency];
   return {
-    due: { placementDays: summedLines(raw, placementDayKey), sourceDays: summedLines(raw, sourceDayKey), sources: summedLines(raw, (row) => [row.source, row.currency]) },
+    due: {
+      placementDays: summedLines(raw, placementDayKey),
+      sourceDays: summedLines(raw, sourceDayKey),
+      sources: summedLines(raw, (row) => [row.source, row.currency]),
+      campaigns: summedLines(
+        campaignRows.filter((row) => row.day >= range.from && row.day <= range.to),
+        campaignKey,
+      ),
+    },
     read: {
       placementDays: rowLines(placementDays, placementDayKey),
       sourceDays: rowLines(sourceDays, sourceDayKey),
       sources: rowLines(sources, (row) => [row.source, row.currency]),
+      campaigns: rowLines(campaigns, campaignKey),
     },
   };
 }
@@ -254,7 +276,7 @@ describe.each(engines)('the conversions summed ahead on %s', (engine) => {
             for (const [index, click] of clicks.entries()) {
               const clickId = newClickId(click.placement);
               clickIds.push(clickId);
-              await clickStore.record({ at: momentOf(click.day, click.hours), placement: click.placement, page: '/', referrerHost: null, device: 'mobile', visitor: `v${index}`, via: 'beacon', clickId, source: click.source });
+              await clickStore.record({ at: momentOf(click.day, click.hours), placement: click.placement, page: '/', referrerHost: null, device: 'mobile', visitor: `v${index}`, via: 'beacon', clickId, source: click.source, campaign: click.campaign, content: click.content });
             }
             const store = createConversionStore(db);
             // Every run has a refund of a txid never sold, and a folded day's row added to twice.
@@ -280,7 +302,7 @@ describe.each(engines)('the conversions summed ahead on %s', (engine) => {
   it('are filled by the migration from the conversions and folded days held before it, and kept from then on', async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(directRow, { minLength: 1, maxLength: 30 }), fc.array(dailyRow, { maxLength: 8 }), async (rows, dailyRows) => {
-        const legacy = await databaseAtSchema(engine, migrations.length - 1);
+        const legacy = await databaseAtSchema(engine, 13);
         try {
           const db = legacy.db as Kysely<Schema>;
           for (const row of rows) await insertDirect(db, row);
@@ -413,8 +435,41 @@ describe('two instances recording at once on one PostgreSQL database', () => {
       for (const [sale, refund] of outcomes) expect([['recorded', 'reversed'], ['duplicate', 'unknown txid']]).toContainEqual([sale, refund]);
       await expectSumsKept(db);
       const { held } = await conversionSumsHeldAndDue(db);
-      expect(held).toEqual({ days: [], sourceDays: [], sourceMonths: [] });
+      expect(held).toEqual({ days: [], sourceDays: [], sourceMonths: [], campaignMonths: [] });
       expect(await db.selectFrom('conversions').where('reversed_at', 'is', null).select('txid').execute()).toEqual([]);
+    } finally {
+      await close();
+    }
+  });
+
+  it('fold old sales while their refunds arrive at the other instance without a deadlock, counting the sales not refunded before it', async () => {
+    const { db, stores, close } = await twoInstances();
+    try {
+      // Received in mid-January; folded at the end of July (180 days on) while each is refunded elsewhere.
+      const old = Date.parse('2026-01-10T10:00:00Z');
+      const sales = 300;
+      for (let index = 0; index < sales; index++) {
+        await stores[0].record(report({ txid: `O-${index}`, subid: index % 2 ? 'hero' : 'bonus', payout: '3' }), 'postback', new Date(old + (index % 5) * 86_400_000));
+      }
+      const now = new Date('2026-07-30T00:00:00Z');
+      const [fold, ...refunds] = await Promise.allSettled([
+        stores[0].foldOldConversions(180, now),
+        ...Array.from({ length: sales }, (_, index) => stores[1].record(report({ txid: `O-${sales - 1 - index}`, status: 'refund' }), 'postback', now)),
+      ]);
+      // Before the fix the fold locked the sums' rows and then the conversions', a refund the other way round:
+      // PostgreSQL found a deadlock in every run and failed the fold and some refunds.
+      expect(fold).toEqual({ status: 'fulfilled', value: expect.any(Number) });
+      expect(refunds.filter((each) => each.status === 'rejected')).toEqual([]);
+      // A refund that came before the fold reversed its sale, which the fold then left out. One that waited for
+      // the fold found its sale folded into the day's totals, as it always has past the 180 days: 'already
+      // reversed' when it waited on the row, 'unknown txid' when it came after. The fold counted exactly the
+      // sales not reversed before it, and the sums say the same.
+      const outcomes = refunds.map((each) => (each.status === 'fulfilled' ? each.value : 'rejected'));
+      for (const outcome of outcomes) expect(['reversed', 'already reversed', 'unknown txid']).toContain(outcome);
+      const reversedFirst = outcomes.filter((outcome) => outcome === 'reversed').length;
+      const folded = await db.selectFrom('daily_conversions').select((eb) => eb.fn.sum<number>('conversions').as('conversions')).executeTakeFirst();
+      expect(Number(folded?.conversions ?? 0)).toBe(sales - reversedFirst);
+      await expectSumsKept(db);
     } finally {
       await close();
     }

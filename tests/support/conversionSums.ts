@@ -6,6 +6,19 @@ export interface ConversionSumLines {
   days: string[];
   sourceDays: string[];
   sourceMonths: string[];
+  /** conversion_campaign_months: `month|source|campaign|content|currency conversions micros`. */
+  campaignMonths: string[];
+}
+
+/** One counted row with a campaign or an ad: a conversion, or a row of daily_campaign_conversions. */
+export interface CampaignCountedRow {
+  day: string;
+  source: string;
+  campaign: string;
+  content: string;
+  currency: string;
+  conversions: number;
+  micros: number;
 }
 
 /** One counted row: a conversion (1 and its payout) or a folded day's row, under its attributed day. */
@@ -29,7 +42,7 @@ export function rowLines<Row extends { conversions: unknown; micros: unknown }>(
 }
 
 /** Counted rows summed per key, as sorted lines, sums at zero left out. */
-export function summedLines(rows: readonly CountedRow[], key: (row: CountedRow) => readonly unknown[]): string[] {
+export function summedLines<Row extends { conversions: number; micros: number }>(rows: readonly Row[], key: (row: Row) => readonly unknown[]): string[] {
   const sums = new Map<string, { key: readonly unknown[]; conversions: number; micros: number }>();
   for (const row of rows) {
     const id = key(row).map(String).join('|');
@@ -69,27 +82,61 @@ export async function countedRows(db: Kysely<Schema>): Promise<CountedRow[]> {
 }
 
 /**
+ * What the campaigns' sum must hold, recounted: each conversion not reversed that carried a campaign or an
+ * ad (the others '' when null), and each row of daily_campaign_conversions as it is.
+ */
+export async function campaignCountedRows(db: Kysely<Schema>): Promise<CampaignCountedRow[]> {
+  const [conversions, folded] = await Promise.all([
+    db
+      .selectFrom('conversions')
+      .where('reversed_at', 'is', null)
+      .where((eb) => eb.or([eb('campaign', 'is not', null), eb('content', 'is not', null)]))
+      .select(['day', 'click_day', 'source', 'campaign', 'content', 'currency', 'payout_micros'])
+      .execute(),
+    db.selectFrom('daily_campaign_conversions').selectAll().execute(),
+  ]);
+  return [
+    ...conversions.map((row) => ({
+      day: row.click_day ?? row.day,
+      source: row.source ?? '',
+      campaign: row.campaign ?? '',
+      content: row.content ?? '',
+      currency: row.currency.trim(),
+      conversions: 1,
+      micros: Number(row.payout_micros ?? 0),
+    })),
+    ...folded.map((row) => ({ ...row, currency: row.currency.trim(), conversions: Number(row.conversions), micros: Number(row.payout_micros) })),
+  ];
+}
+
+export const campaignMonthKey = (row: Pick<CampaignCountedRow, 'day' | 'source' | 'campaign' | 'content' | 'currency'>) => [row.day.slice(0, 7), row.source, row.campaign, row.content, row.currency];
+
+/**
  * The conversions' sums (migration 14) as held, and as the conversions and folded days held say they must
  * be: the two are equal when every write kept them. Rows held at zero (all their conversions reversed) are
  * left out of both.
  */
 export async function conversionSumsHeldAndDue(db: Kysely<Schema>): Promise<{ held: ConversionSumLines; due: ConversionSumLines }> {
-  const [days, sourceDays, sourceMonths, counted] = await Promise.all([
+  const [days, sourceDays, sourceMonths, campaignMonths, counted, campaignCounted] = await Promise.all([
     db.selectFrom('conversion_days').select(['day', 'placement', 'currency', 'conversions', 'payout_micros as micros']).execute(),
     db.selectFrom('conversion_source_days').select(['day', 'source', 'currency', 'conversions', 'payout_micros as micros']).execute(),
     db.selectFrom('conversion_source_months').select(['month', 'source', 'currency', 'conversions', 'payout_micros as micros']).execute(),
+    db.selectFrom('conversion_campaign_months').select(['month', 'source', 'campaign', 'content', 'currency', 'conversions', 'payout_micros as micros']).execute(),
     countedRows(db),
+    campaignCountedRows(db),
   ]);
   return {
     held: {
       days: rowLines(days, placementDayKey),
       sourceDays: rowLines(sourceDays, sourceDayKey),
       sourceMonths: rowLines(sourceMonths, (row) => [row.month, row.source, row.currency]),
+      campaignMonths: rowLines(campaignMonths, (row) => [row.month, row.source, row.campaign, row.content, row.currency]),
     },
     due: {
       days: summedLines(counted, placementDayKey),
       sourceDays: summedLines(counted, sourceDayKey),
       sourceMonths: summedLines(counted, sourceMonthKey),
+      campaignMonths: summedLines(campaignCounted, campaignMonthKey),
     },
   };
 }
