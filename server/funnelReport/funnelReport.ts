@@ -130,13 +130,13 @@ function groupBy<Row>(rows: readonly Row[], key: (row: Row) => string): Map<stri
 
 /**
  * Reads the funnel of a range, on either engine: page views and clicks from the closed days' totals and
- * today's raw rows (see funnelQueries.ts), conversions from their sums (conversionSums.ts). Its cost follows the days
- * and values it lists, not the traffic behind them.
+ * today's raw rows (see funnelQueries.ts), conversions from their sums (conversionSums.ts). Its cost
+ * follows the days and values it lists, not the traffic behind them.
  */
 export async function readFunnelReport(db: Kysely<Schema>, range: ReportRange, options: FunnelReportOptions = {}): Promise<FunnelReport> {
   const { sources: sourceLimit, daySources: daySourceLimit } = { ...defaultSourceLimits, ...options };
   const dayCounts = await readDayCounts(db, range.from, range.to, options.openDays);
-  const [allPerDay, placementsPerDay, { top: topSources, total: sourceTotals }, devices, referrers, pages, conversions, sourceConversions] = await Promise.all([
+  const [allPerDay, placementsPerDay, { top: topSources, total: sourceTotals }, devices, referrers, pages, placementDayConversions, sourceConversions] = await Promise.all([
     readPerDay(db, 'all', range, dayCounts),
     readPerDay(db, 'placement', range, dayCounts),
     readTopValuesWithTotal(db, 'source', range, dayCounts, sourceLimit),
@@ -147,7 +147,7 @@ export async function readFunnelReport(db: Kysely<Schema>, range: ReportRange, o
     readSourceSums(db, range),
   ]);
   // Each day's sources, for the newest days with anything in them that are asked for.
-  const activeDays = [...new Set([...allPerDay.filter((row) => row.views > 0 || row.clicks > 0).map((row) => row.day), ...conversions.map((row) => row.day)])].sort();
+  const activeDays = [...new Set([...allPerDay.filter((row) => row.views > 0 || row.clicks > 0).map((row) => row.day), ...placementDayConversions.map((row) => row.day)])].sort();
   const sourceDays = options.daySourceDays === undefined ? activeDays : activeDays.slice(-options.daySourceDays);
   const [{ top: daySources, totals: daySourceTotals }, daySourceConversions] =
     sourceDays.length === 0
@@ -156,20 +156,20 @@ export async function readFunnelReport(db: Kysely<Schema>, range: ReportRange, o
           readTopValuesPerDayWithTotals(db, 'source', { from: sourceDays[0]!, to: range.to }, dayCounts, daySourceLimit),
           readSourceDaySums(db, { from: sourceDays[0]!, to: range.to }),
         ]);
-  const currency = mainCurrency(conversions);
+  const currency = mainCurrency(placementDayConversions);
   const experiments = await readExperimentReports(db, dayCounts, range.to, currency, options.experiments ?? contentExperiments);
   const releases = await readReleasesReport(db, range, dayCounts, currency, options.now);
   const filtered = await readFilteredCounts(db, range);
   const earnings = (rows: readonly CurrencySum[] = []) => earningsOf(rows, currency);
 
   const knownPlacements: readonly string[] = affiliatePlacements;
-  const seen = [...placementsPerDay.map((row) => row.value), ...conversions.map((row) => row.placement)];
+  const seen = [...placementsPerDay.map((row) => row.value), ...placementDayConversions.map((row) => row.placement)];
   const retired = [...new Set(seen)].filter((placement) => placement !== '' && !knownPlacements.includes(placement)).sort();
   const placements = [...knownPlacements, ...retired];
 
   const dayTotals = new Map(allPerDay.map((row) => [row.day, row]));
   const placementClicks = new Map(placementsPerDay.map((row) => [`${row.day} ${row.value}`, { clicks: row.clicks, visitors: row.clickers }]));
-  const conversionsByDay = groupBy(conversions, (row) => row.day);
+  const conversionsByDay = groupBy(placementDayConversions, (row) => row.day);
   const daySourcesByDay = groupBy(daySources, (row) => row.day);
   const daySourceConversionsByDay = groupBy(daySourceConversions, (row) => row.day);
   const daySourceTotalsByDay = new Map(daySourceTotals.map((row) => [row.day, row]));
@@ -193,7 +193,7 @@ export async function readFunnelReport(db: Kysely<Schema>, range: ReportRange, o
     });
   }
 
-  const conversionsByPlacement = groupBy(conversions, (row) => row.placement);
+  const conversionsByPlacement = groupBy(placementDayConversions, (row) => row.placement);
   const totals = placements.map((placement) => {
     const total = emptyCount();
     for (const entry of days) add(total, entry.placements[placement] ?? emptyCount());
@@ -205,10 +205,10 @@ export async function readFunnelReport(db: Kysely<Schema>, range: ReportRange, o
     all.views += entry.all.views;
     all.viewVisitors += entry.all.viewVisitors;
   }
-  const allEarnings = earnings(conversions);
+  const allEarnings = earnings(placementDayConversions);
   const unattributed = earnings(conversionsByPlacement.get('')).conversions;
   const listedSources = sourceRows(topSources, sourceTotals, sourceLimit, sourceConversions, currency);
-  const costs = await readCostsReport(db, range, dayCounts, listedSources.sources, { bySource: sourceConversions, byDay: conversions }, currency);
+  const costs = await readCostsReport(db, range, dayCounts, listedSources.sources, { bySource: sourceConversions, byDay: placementDayConversions }, currency);
 
   return {
     from: range.from,
