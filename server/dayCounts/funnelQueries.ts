@@ -11,8 +11,9 @@ import { addDays, firstDayOf, firstWholeMonthFrom, lastDayOf, lastWholeMonthTo }
  * The funnel's reads of a range, on either engine. Views and clicks come from the closed days' totals
  * (daily_counts) and, after the last closed day, from raw rows: so a year costs what its days and values
  * cost, not what its traffic does. Every query aggregates in the database and hands back rows bounded by
- * days times values shown. Conversions are few (a sale per hundreds of clicks) and are read raw, with
- * those folded past retention.
+ * days times values shown. The funnel report reads conversions from their sums (conversionSums.ts); here
+ * they are read raw, with those folded past retention, for the releases' weeks (readConversionCounts) and
+ * the days around a range's whole months (readCampaignConversionCounts).
  */
 
 /** Counted conversions of one attributed day, placement, source and currency; '' for a placement or source not known. */
