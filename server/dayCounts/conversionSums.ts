@@ -47,28 +47,21 @@ function currencySums<Row extends Record<string, unknown>>(rows: readonly Row[])
   return sums;
 }
 
+/** A sum per day (conversion_days, conversion_source_days) over the range, in day order, rows at zero left out. */
+async function readDaySums(db: Kysely<Schema>, table: 'conversion_days' | 'conversion_source_days', key: 'placement' | 'source', { from, to }: ReportRange) {
+  const found = await sql<Record<string, unknown>>`select day, ${sql.ref(key)} as key, currency, conversions, payout_micros as micros
+    from ${sql.table(table)} where day >= ${from} and day <= ${to} order by day`.execute(db);
+  return currencySums(found.rows).map(({ day, key: value, currency, conversions, micros }) => ({ day: String(day), value: String(value), currency, conversions, micros }));
+}
+
 /** Every day of the range with conversions, per placement and currency, in day order. */
-export async function readPlacementDaySums(db: Kysely<Schema>, { from, to }: ReportRange): Promise<PlacementDaySum[]> {
-  const rows = await db
-    .selectFrom('conversion_days')
-    .where('day', '>=', from)
-    .where('day', '<=', to)
-    .select(['day', 'placement', 'currency', 'conversions', 'payout_micros as micros'])
-    .orderBy('day')
-    .execute();
-  return currencySums(rows);
+export async function readPlacementDaySums(db: Kysely<Schema>, range: ReportRange): Promise<PlacementDaySum[]> {
+  return (await readDaySums(db, 'conversion_days', 'placement', range)).map(({ value, ...sum }) => ({ ...sum, placement: value }));
 }
 
 /** Each day's conversions per source and currency, for the days whose sources a report lists, in day order. */
-export async function readSourceDaySums(db: Kysely<Schema>, { from, to }: ReportRange): Promise<SourceDaySum[]> {
-  const rows = await db
-    .selectFrom('conversion_source_days')
-    .where('day', '>=', from)
-    .where('day', '<=', to)
-    .select(['day', 'source', 'currency', 'conversions', 'payout_micros as micros'])
-    .orderBy('day')
-    .execute();
-  return currencySums(rows);
+export async function readSourceDaySums(db: Kysely<Schema>, range: ReportRange): Promise<SourceDaySum[]> {
+  return (await readDaySums(db, 'conversion_source_days', 'source', range)).map(({ value, ...sum }) => ({ ...sum, source: value }));
 }
 
 /** Each source's conversions per currency over the range: its whole months from their sums, the days around them from the days'. */

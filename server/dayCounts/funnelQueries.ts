@@ -1,5 +1,4 @@
 import { sql, type Kysely } from 'kysely';
-import { countedConversions } from './countedConversions';
 import { engineOf } from '../db/engineOf';
 import type { Schema } from '../db/schema';
 import { dayValueRows, rangeValueRows, toDayCountRow, valueOrder, type DayCounts } from './dayCounts';
@@ -11,21 +10,9 @@ import { addDays, firstDayOf, firstWholeMonthFrom, lastDayOf, lastWholeMonthTo }
  * The funnel's reads of a range, on either engine. Views and clicks come from the closed days' totals
  * (daily_counts) and, after the last closed day, from raw rows: so a year costs what its days and values
  * cost, not what its traffic does. Every query aggregates in the database and hands back rows bounded by
- * days times values shown. The funnel report reads conversions from their sums (conversionSums.ts); here
- * they are read raw, with those folded past retention, for the releases' weeks (readConversionCounts) and
- * the days around a range's whole months (readCampaignConversionCounts).
+ * days times values shown. The reports read conversions from their sums (conversionSums.ts); here only
+ * the campaigns' days around a range's whole months are read raw (readCampaignConversionCounts).
  */
-
-/** Counted conversions of one attributed day, placement, source and currency; '' for a placement or source not known. */
-export interface ConversionCount {
-  day: string;
-  placement: string;
-  source: string;
-  currency: string;
-  conversions: number;
-  /** Payouts summed in whole millionths of the currency unit. */
-  micros: number;
-}
 
 /** How many values a dimension's range or day rows hold beyond those listed, and their counts added up. */
 export interface OthersCount extends Omit<DayCountRow, 'value' | 'distinctValues'> {
@@ -123,33 +110,6 @@ export async function readTopValuesPerDayWithTotals(
   return { top: found.rows.map(toDayCountRow), totals: [...totalsByDay.values()] };
 }
 
-/**
- * Conversions not reversed, under the day of their click (a cohort: what the range's clicks earned), or
- * the day received when no click matched; the folded ones are kept under that same day.
- */
-export async function readConversionCounts(db: Kysely<Schema>, { from, to }: ReportRange): Promise<ConversionCount[]> {
-  const [raw, folded] = await Promise.all([
-    countedConversions(db)
-      .where((eb) => eb.between(eb.fn.coalesce('click_day', 'day'), from, to))
-      .execute(),
-    db
-      .selectFrom('daily_conversions')
-      .where('day', '>=', from)
-      .where('day', '<=', to)
-      .select(['day', 'placement', 'source', 'currency', 'conversions', 'payout_micros as micros'])
-      .execute(),
-  ]);
-  // char(3) may come back padded; a sum of bigints comes back from PostgreSQL as text.
-  return [...raw, ...folded].map((row) => ({
-    day: row.day,
-    placement: row.placement,
-    source: row.source,
-    currency: row.currency.trim(),
-    conversions: Number(row.conversions),
-    micros: Number(row.micros),
-  }));
-}
-
 /** Counted conversions of one source, campaign, ad and currency over a range; '' for a part not known. */
 export interface CampaignConversionCount {
   source: string;
@@ -161,8 +121,8 @@ export interface CampaignConversionCount {
 }
 
 /**
- * Conversions not reversed that carried a campaign or an ad, attributed to the range as
- * readConversionCounts attributes them (the day of their click), summed over it per source, campaign, ad
+ * Conversions not reversed that carried a campaign or an ad, attributed to the range as the funnel
+ * report attributes them (the day of their click), summed over it per source, campaign, ad
  * and currency: what the campaigns' spend section sets beside their costs, which is per range, not per
  * day. The range's whole months come from their sums (conversion_campaign_months, migration 14); the days
  * around them from the conversions and those folded past retention (daily_campaign_conversions).

@@ -2,7 +2,8 @@ import type { Kysely } from 'kysely';
 import { affiliatePlacements } from '../../shared/affiliate';
 import type { Schema } from '../db/schema';
 import { readDayCounts, type DayCounts } from '../dayCounts/dayCounts';
-import { readConversionCounts, readPerDay, type ConversionCount } from '../dayCounts/funnelQueries';
+import { readPerDay } from '../dayCounts/funnelQueries';
+import { readPlacementDaySums, type PlacementDaySum } from '../dayCounts/conversionSums';
 import type { ReportRange } from '../dayCounts/reportRange';
 import type { DayCountRow } from '../dayCounts/dimensions';
 import { addDays, dayMs, dayStart, utcDay } from '../lib/utcDay';
@@ -121,7 +122,7 @@ export async function readReleasesReport(
   const [allPerDay, placementsPerDay, conversions] = await Promise.all([
     readPerDay(db, 'all', span, spanCounts),
     readPerDay(db, 'placement', span, spanCounts),
-    readConversionCounts(db, span),
+    readPlacementDaySums(db, span),
   ]);
   const paid = conversions.filter((row) => row.currency === currency);
   const seen = [...placementsPerDay.map((row) => row.value), ...paid.map((row) => row.placement)];
@@ -153,7 +154,7 @@ interface WindowSums {
   micros: number;
 }
 
-function sumWindow(window: Window, placement: string, allPerDay: readonly DayCountRow[], placementsPerDay: readonly DayCountRow[], paid: readonly ConversionCount[]): WindowSums {
+function sumWindow(window: Window, placement: string, allPerDay: readonly DayCountRow[], placementsPerDay: readonly DayCountRow[], paid: readonly PlacementDaySum[]): WindowSums {
   const sums: WindowSums = { views: 0, clicks: 0, conversions: 0, micros: 0 };
   for (const row of allPerDay) if (within(row.day, window)) sums.views += row.views;
   for (const row of placementsPerDay) if (row.value === placement && within(row.day, window)) sums.clicks += row.clicks;
@@ -166,7 +167,7 @@ function sumWindow(window: Window, placement: string, allPerDay: readonly DayCou
 }
 
 /** The mean payout of some conversions, in currency units; undefined with none. */
-function meanPayout(rows: readonly ConversionCount[]): number | undefined {
+function meanPayout(rows: readonly PlacementDaySum[]): number | undefined {
   const conversions = rows.reduce((sum, row) => sum + row.conversions, 0);
   return conversions > 0 ? rows.reduce((sum, row) => sum + row.micros, 0) / 1_000_000 / conversions : undefined;
 }

@@ -6,7 +6,7 @@ import { createClickStore } from '../../server/clicks/clickStore';
 import { formatPayout, parseConversion, type ConversionFields } from '../../server/conversions/conversionFields';
 import { createConversionStore, readConversionTotals, type ConversionChannel, type ConversionOutcome, type ConversionStore } from '../../server/conversions/conversionStore';
 import { readPlacementDaySums, readSourceDaySums, readSourceSums } from '../../server/dayCounts/conversionSums';
-import { readCampaignConversionCounts, readConversionCounts } from '../../server/dayCounts/funnelQueries';
+import { readCampaignConversionCounts } from '../../server/dayCounts/funnelQueries';
 import type { ReportRange } from '../../server/dayCounts/reportRange';
 import type { Engine } from '../../server/db/databaseSettings';
 import { migrate } from '../../server/db/migrate';
@@ -16,7 +16,7 @@ import type { Schema } from '../../server/db/schema';
 import { silentLogger } from '../../server/lib/logger';
 import { addDays, dayStart } from '../../server/lib/utcDay';
 import { newClickId, type AffiliatePlacement } from '../../shared/affiliate';
-import { campaignCountedRows, conversionSumsHeldAndDue, placementDayKey, rowLines, sourceDayKey, summedLines, type CountedRow } from '../support/conversionSums';
+import { campaignCountedRows, conversionSumsHeldAndDue, placementDayKey, readRawConversionCounts, rowLines, sourceDayKey, summedLines, type CountedRow } from '../support/conversionSums';
 import { engines, openTestDatabase } from '../support/engines';
 import { createTestDatabase } from '../support/postgres';
 
@@ -201,7 +201,7 @@ async function apply(db: Kysely<Schema>, store: ConversionStore, clickIds: reado
 
 /** What the raw read of a range says, and what the sums' three reads say, each at the sums' grain. */
 async function rangeReads(db: Kysely<Schema>, range: ReportRange) {
-  const raw: CountedRow[] = await readConversionCounts(db, range);
+  const raw: CountedRow[] = await readRawConversionCounts(db, range);
   const [placementDays, sourceDays, sources, campaigns, campaignRows] = await Promise.all([
     readPlacementDaySums(db, range),
     readSourceDaySums(db, range),

@@ -192,7 +192,7 @@ describeInCgroup(['sqlite', 'postgres'] as const)('the whole site in a 256 MB me
     expect(second.status).toBe(200);
     // Every view and click is there; the visitors behind them are estimates past 128 (docs/funnel.md).
     const day = new Date().toISOString().slice(0, 10);
-    const [views, clicks] = cells(rowHeaded(tableCaptioned(parseHtml(first.html), 'Views, clicks and conversions per day'), day)).map((cell) => cell.split(' / ').map(Number));
+    const [views, clicks] = cells(rowHeaded(tableCaptioned(parseHtml(first.html), 'Views, clicks and conversions per day'), day)).map((cell) => cell.split(' / ').map((figure) => Number(figure.replaceAll(',', ''))));
     expect([views![0], clicks![0]]).toEqual([reports / 2, reports / 2]);
     for (const visitors of [views![1]!, clicks![1]!]) expect(Math.abs(visitors - reports / 2)).toBeLessThan(0.02 * (reports / 2));
     expect(fate()).toBe('running');

@@ -1,4 +1,6 @@
 import type { Kysely } from 'kysely';
+import { countedConversions } from '../../server/dayCounts/countedConversions';
+import type { ReportRange } from '../../server/dayCounts/reportRange';
 import type { Schema } from '../../server/db/schema';
 
 /** The three sums of migration 14, each as sorted lines `key|key|currency conversions micros`, rows at zero left out. */
@@ -139,4 +141,27 @@ export async function conversionSumsHeldAndDue(db: Kysely<Schema>): Promise<{ he
       campaignMonths: summedLines(campaignCounted, campaignMonthKey),
     },
   };
+}
+
+/**
+ * The raw read the sums replace, as the reports made it before schema 14: the conversions not reversed
+ * attributed to the range (countedConversions.ts), per day, placement, source and currency, with those
+ * folded past retention under the same day. What the sums' reads of a range must say.
+ */
+export async function readRawConversionCounts(db: Kysely<Schema>, { from, to }: ReportRange): Promise<CountedRow[]> {
+  const [raw, folded] = await Promise.all([
+    countedConversions(db)
+      .where((eb) => eb.between(eb.fn.coalesce('click_day', 'day'), from, to))
+      .execute(),
+    db.selectFrom('daily_conversions').where('day', '>=', from).where('day', '<=', to).select(['day', 'placement', 'source', 'currency', 'conversions', 'payout_micros as micros']).execute(),
+  ]);
+  // char(3) may come back padded; a sum of bigints comes back from PostgreSQL as text.
+  return [...raw, ...folded].map((row) => ({
+    day: row.day,
+    placement: row.placement,
+    source: row.source,
+    currency: row.currency.trim(),
+    conversions: Number(row.conversions),
+    micros: Number(row.micros),
+  }));
 }

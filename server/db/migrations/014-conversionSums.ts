@@ -31,6 +31,7 @@ import type { Migration } from './migration';
  */
 const movingConversionsSetting = 'auctions_guide.moving_conversions';
 
+/** What a row counts for, each part an SQL expression of a trigger's `new` or `old` row. */
 interface Counted {
   day: string;
   placement: string;
