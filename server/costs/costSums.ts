@@ -1,7 +1,7 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import { engineOf } from '../db/engineOf';
 import type { Schema } from '../db/schema';
-import { addDays, firstDayOf, firstWholeMonthFrom, lastDayOf, lastWholeMonthTo, monthOf } from '../lib/utcDay';
+import { firstDayOf, lastDayOf, monthOf, splitAtWholeMonths, type DaySpan } from '../lib/utcDay';
 import type { ReportRange } from '../dayCounts/reportRange';
 
 /*
@@ -75,11 +75,10 @@ export async function readDailyCostSums(db: Kysely<Schema>, { from, to }: Report
  * readCostTotals (costStore.ts).
  */
 export function rangeCostRows({ from, to }: ReportRange) {
-  const firstMonth = firstWholeMonthFrom(from);
-  const lastMonth = lastWholeMonthTo(to);
-  const daysIn = (first: string, last: string) =>
-    sql`select source, campaign, content, currency, amount_micros from costs where day >= ${first} and day <= ${last}`;
-  if (firstMonth > lastMonth) return daysIn(from, to);
-  const months = sql`select source, campaign, content, currency, amount_micros from cost_months where month >= ${firstMonth} and month <= ${lastMonth}`;
-  return sql`${daysIn(from, addDays(firstDayOf(firstMonth), -1))} union all ${months} union all ${daysIn(addDays(lastDayOf(lastMonth), 1), to)}`;
+  const daysIn = (span: DaySpan) => sql`select source, campaign, content, currency, amount_micros from costs where day >= ${span.from} and day <= ${span.to}`;
+  const split = splitAtWholeMonths(from, to);
+  if (!split) return daysIn({ from, to });
+  const { before, months, after } = split;
+  const monthRows = sql`select source, campaign, content, currency, amount_micros from cost_months where month >= ${months.first} and month <= ${months.last}`;
+  return sql`${daysIn(before)} union all ${monthRows} union all ${daysIn(after)}`;
 }

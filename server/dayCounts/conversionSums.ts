@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { Schema } from '../db/schema';
-import { addDays, firstDayOf, firstWholeMonthFrom, lastDayOf, lastWholeMonthTo } from '../lib/utcDay';
+import { splitAtWholeMonths, type DaySpan } from '../lib/utcDay';
 import type { ReportRange } from './reportRange';
 
 /*
@@ -66,15 +66,13 @@ export async function readSourceDaySums(db: Kysely<Schema>, range: ReportRange):
 
 /** Each source's conversions per currency over the range: its whole months from their sums, the days around them from the days'. */
 export async function readSourceSums(db: Kysely<Schema>, { from, to }: ReportRange): Promise<SourceSum[]> {
-  const firstMonth = firstWholeMonthFrom(from);
-  const lastMonth = lastWholeMonthTo(to);
-  const daysIn = (first: string, last: string) => sql`select source, currency, conversions, payout_micros from conversion_source_days where day >= ${first} and day <= ${last}`;
-  const rows =
-    firstMonth > lastMonth
-      ? daysIn(from, to)
-      : sql`${daysIn(from, addDays(firstDayOf(firstMonth), -1))}
-        union all select source, currency, conversions, payout_micros from conversion_source_months where month >= ${firstMonth} and month <= ${lastMonth}
-        union all ${daysIn(addDays(lastDayOf(lastMonth), 1), to)}`;
+  const daysIn = (span: DaySpan) => sql`select source, currency, conversions, payout_micros from conversion_source_days where day >= ${span.from} and day <= ${span.to}`;
+  const split = splitAtWholeMonths(from, to);
+  const rows = split
+    ? sql`${daysIn(split.before)}
+        union all select source, currency, conversions, payout_micros from conversion_source_months where month >= ${split.months.first} and month <= ${split.months.last}
+        union all ${daysIn(split.after)}`
+    : daysIn({ from, to });
   const found = await sql<Record<string, unknown>>`select source, currency, sum(conversions) as conversions, sum(payout_micros) as micros from (${rows}) as sums
     group by source, currency`.execute(db);
   return currencySums(found.rows).map(({ source, currency, conversions, micros }) => ({ source: String(source), currency, conversions, micros }));

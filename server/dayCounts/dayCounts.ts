@@ -1,5 +1,5 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
-import { addDays, firstDayOf, firstWholeMonthFrom, lastDayOf, lastWholeMonthTo, utcDay } from '../lib/utcDay';
+import { addDays, lastWholeMonthTo, splitAtWholeMonths, utcDay } from '../lib/utcDay';
 import type { Engine } from '../db/databaseSettings';
 import { engineOf } from '../db/engineOf';
 import type { Schema } from '../db/schema';
@@ -134,18 +134,17 @@ export function dayValueRows(dimension: Dimension, from: string, to: string, { l
 export function rangeValueRows(dimension: Dimension, from: string, to: string, dayCounts: DayCounts): RawBuilder<unknown> {
   const { lastClosed, lastClosedMonth } = dayCounts;
   if (lastClosed === '' || lastClosedMonth === '') return dayValueRows(dimension, from, to, dayCounts);
-  const closedTo = lastClosed < to ? lastClosed : to;
-  const firstMonth = firstWholeMonthFrom(from);
-  const closedMonthTo = lastWholeMonthTo(closedTo);
-  const lastMonth = lastClosedMonth < closedMonthTo ? lastClosedMonth : closedMonthTo;
-  if (firstMonth > lastMonth) return dayValueRows(dimension, from, to, dayCounts);
-  const daysIn = (first: string, last: string) => sql`select day, value, views, visitors, clicks, clickers, distinct_values
-    from daily_counts where dimension = ${dimension} and day >= ${first} and day <= ${last}`;
-  const months = sql`select month as day, value, views, visitors, clicks, clickers, distinct_values
-    from monthly_counts where dimension = ${dimension} and month >= ${firstMonth} and month <= ${lastMonth}`;
-  const afterMonths = addDays(lastDayOf(lastMonth), 1);
+  // Only months whose every day is closed, and summed already.
+  const closedMonthTo = lastWholeMonthTo(lastClosed < to ? lastClosed : to);
+  const split = splitAtWholeMonths(from, to, lastClosedMonth < closedMonthTo ? lastClosedMonth : closedMonthTo);
+  if (!split) return dayValueRows(dimension, from, to, dayCounts);
+  const { before, months, after } = split;
+  const daysBefore = sql`select day, value, views, visitors, clicks, clickers, distinct_values
+    from daily_counts where dimension = ${dimension} and day >= ${before.from} and day <= ${before.to}`;
+  const monthRows = sql`select month as day, value, views, visitors, clicks, clickers, distinct_values
+    from monthly_counts where dimension = ${dimension} and month >= ${months.first} and month <= ${months.last}`;
   // Before the months, the months, then the closed and open days after them (dayValueRows from there on).
-  return sql`${daysIn(from, addDays(firstDayOf(firstMonth), -1))} union all ${months} union all ${dayValueRows(dimension, afterMonths, to, dayCounts)}`;
+  return sql`${daysBefore} union all ${monthRows} union all ${dayValueRows(dimension, after.from, after.to, dayCounts)}`;
 }
 
 /** PostgreSQL hands back bigint sums as text (or as numbers through our type parser); SQLite as numbers. */

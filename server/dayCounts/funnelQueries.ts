@@ -4,7 +4,7 @@ import type { Schema } from '../db/schema';
 import { dayValueRows, rangeValueRows, toDayCountRow, valueOrder, type DayCounts } from './dayCounts';
 import { othersValue, type DayCountRow, type Dimension } from './dimensions';
 import type { ReportRange } from './reportRange';
-import { addDays, firstDayOf, firstWholeMonthFrom, lastDayOf, lastWholeMonthTo } from '../lib/utcDay';
+import { splitAtWholeMonths } from '../lib/utcDay';
 
 /**
  * The funnel's reads of a range, on either engine. Views and clicks come from the closed days' totals
@@ -128,17 +128,15 @@ export interface CampaignConversionCount {
  * around them from the conversions and those folded past retention (daily_campaign_conversions).
  */
 export async function readCampaignConversionCounts(db: Kysely<Schema>, { from, to }: ReportRange): Promise<CampaignConversionCount[]> {
-  const firstMonth = firstWholeMonthFrom(from);
-  const lastMonth = lastWholeMonthTo(to);
-  const wholeMonths = firstMonth <= lastMonth;
-  const days = (wholeMonths ? [[from, addDays(firstDayOf(firstMonth), -1)], [addDays(lastDayOf(lastMonth), 1), to]] : [[from, to]]).filter(([first, last]) => first! <= last!);
+  const split = splitAtWholeMonths(from, to);
+  const days = (split ? [split.before, split.after] : [{ from, to }]).filter((span) => span.from <= span.to);
   // Counted as campaignConversions (countedConversions.ts) counts them, summed over the days rather than
   // per day. SQLite, without statistics, reads the days through conversions_counted, which starts with the same
   // day, and then each row from the table; the partial index of conversions with a campaign holds every
   // column this reads (migration 12), half the work on a year. INDEXED BY also fails loudly should a
   // change to the query stop the index from serving it. PostgreSQL chooses by its statistics.
   const table = engineOf(db) === 'sqlite' ? sql`conversions indexed by conversions_in_campaigns` : sql`conversions`;
-  const reads = days.flatMap(([first, last]) => [
+  const reads = days.flatMap(({ from: first, to: last }) => [
     sql<Record<string, unknown>>`select coalesce(source, '') as source, coalesce(campaign, '') as campaign, coalesce(content, '') as content, currency,
         count(*) as conversions, coalesce(sum(payout_micros), 0) as micros
       from ${table}
@@ -147,9 +145,9 @@ export async function readCampaignConversionCounts(db: Kysely<Schema>, { from, t
     sql<Record<string, unknown>>`select source, campaign, content, currency, sum(conversions) as conversions, sum(payout_micros) as micros
       from daily_campaign_conversions where day >= ${first} and day <= ${last} group by source, campaign, content, currency`.execute(db),
   ]);
-  if (wholeMonths) {
+  if (split) {
     reads.push(sql<Record<string, unknown>>`select source, campaign, content, currency, sum(conversions) as conversions, sum(payout_micros) as micros
-      from conversion_campaign_months where month >= ${firstMonth} and month <= ${lastMonth} group by source, campaign, content, currency`.execute(db));
+      from conversion_campaign_months where month >= ${split.months.first} and month <= ${split.months.last} group by source, campaign, content, currency`.execute(db));
   }
   const sums = new Map<string, CampaignConversionCount>();
   for (const { rows } of await Promise.all(reads)) {

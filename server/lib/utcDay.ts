@@ -44,7 +44,27 @@ export function addMonths(month: string, months: number): string {
 export const lastDayOf = (month: string): string => addDays(firstDayOf(addMonths(month, 1)), -1);
 
 /** The first month that starts on or after a YYYY-MM-DD day: its own month when the day is the 1st. */
-export const firstWholeMonthFrom = (day: string): string => (day === firstDayOf(monthOf(day)) ? monthOf(day) : addMonths(monthOf(day), 1));
+const firstWholeMonthFrom = (day: string): string => (day === firstDayOf(monthOf(day)) ? monthOf(day) : addMonths(monthOf(day), 1));
 
 /** The last month that ends on or before a YYYY-MM-DD day: its own month when the day is the month's last. */
 export const lastWholeMonthTo = (day: string): string => (day === lastDayOf(monthOf(day)) ? monthOf(day) : addMonths(monthOf(day), -1));
+
+/** Days from..to, both included; empty when from is after to. */
+export interface DaySpan {
+  from: string;
+  to: string;
+}
+
+/**
+ * A range of days split at the whole months inside it, for the reads that take those months from their
+ * monthly sums: the days before them, the months (YYYY-MM, first..last) and the days after them (either
+ * span may be empty). `latestMonth` caps the months taken whole (the latest one summed yet); the days past
+ * it count among the days after. Undefined when no whole month is inside (or before the cap).
+ */
+export function splitAtWholeMonths(from: string, to: string, latestMonth?: string): { before: DaySpan; months: { first: string; last: string }; after: DaySpan } | undefined {
+  const first = firstWholeMonthFrom(from);
+  const whole = lastWholeMonthTo(to);
+  const last = latestMonth !== undefined && latestMonth < whole ? latestMonth : whole;
+  if (first > last) return undefined;
+  return { before: { from, to: addDays(firstDayOf(first), -1) }, months: { first, last }, after: { from: addDays(lastDayOf(last), 1), to } };
+}
