@@ -1,8 +1,6 @@
 import path from 'node:path';
-import BetterSqlite from 'better-sqlite3';
 import type { Express } from 'express';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
-import pg from 'pg';
+import type { Kysely } from 'kysely';
 import request from 'supertest';
 import { newClickId } from '../../shared/affiliate';
 import { createClickStore } from '../../server/clicks/clickStore';
@@ -16,6 +14,7 @@ import { silentLogger } from '../../server/lib/logger';
 import { main as copyMain } from '../../scripts/db-copy';
 import { browserUserAgent, sendReport } from '../support/beaconReports';
 import { engines, openTestDatabase, type TestEngineDatabase } from '../support/engines';
+import { databaseAtSchema } from '../support/databaseAtSchema';
 import { createTestDatabase } from '../support/postgres';
 import { click } from '../support/storeRows';
 import { createTestApp, testSiteUrl } from '../support/testApp';
@@ -88,33 +87,7 @@ describe.each(engines)('a click ID on %s', (engine) => {
 });
 
 /** A bare database of the engine, brought to schema 4 (click IDs, not yet unique) as a released version left it. */
-async function databaseAtSchema4(engine: Engine, file = ':memory:'): Promise<{ db: Kysely<any>; close(): Promise<void> }> {
-  let db: Kysely<any>;
-  let drop = async () => {};
-  if (engine === 'sqlite') {
-    db = new Kysely({ dialect: new SqliteDialect({ database: new BetterSqlite(file) }) });
-  } else {
-    const created = await createTestDatabase();
-    db = new Kysely({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: created.url }) }) });
-    drop = created.drop;
-  }
-  await db.schema
-    .createTable('schema_migrations')
-    .addColumn('version', 'integer', (column) => column.primaryKey())
-    .addColumn('applied_at', 'bigint', (column) => column.notNull())
-    .execute();
-  for (const [index, step] of migrations.slice(0, 4).entries()) {
-    await step(db, engine);
-    await db.insertInto('schema_migrations').values({ version: index + 1, applied_at: 0 }).execute();
-  }
-  return {
-    db,
-    close: async () => {
-      await db.destroy();
-      await drop();
-    },
-  };
-}
+const databaseAtSchema4 = (engine: Engine, file?: string) => databaseAtSchema(engine, 4, file);
 
 /** A raw click row as schema 4 holds it. */
 const clickRow = (visitor: string, at: number, clickId: string | null, placement = 'hero') => ({

@@ -1,14 +1,11 @@
-import BetterSqlite from 'better-sqlite3';
 import fc from 'fast-check';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
-import pg from 'pg';
+import type { Kysely } from 'kysely';
 import { createClickStore } from '../../server/clicks/clickStore';
 import { formatPayout, parseConversion, type ConversionFields } from '../../server/conversions/conversionFields';
 import { createConversionStore, readConversionTotals, type ConversionChannel, type ConversionOutcome, type ConversionStore } from '../../server/conversions/conversionStore';
 import { readPlacementDaySums, readSourceDaySums, readSourceSums } from '../../server/dayCounts/conversionSums';
 import { readCampaignConversionCounts } from '../../server/dayCounts/funnelQueries';
 import type { ReportRange } from '../../server/dayCounts/reportRange';
-import type { Engine } from '../../server/db/databaseSettings';
 import { migrate } from '../../server/db/migrate';
 import { migrations } from '../../server/db/migrations/index';
 import { openDatabase } from '../../server/db/openDatabase';
@@ -18,7 +15,7 @@ import { addDays, dayStart } from '../../server/lib/utcDay';
 import { newClickId, type AffiliatePlacement } from '../../shared/affiliate';
 import { campaignCountedRows, conversionSumsHeldAndDue, placementDayKey, readRawConversionCounts, rowLines, sourceDayKey, summedLines, type CountedRow } from '../support/conversionSums';
 import { engines, openTestDatabase } from '../support/engines';
-import { createTestDatabase } from '../support/postgres';
+import { databaseAtSchema } from '../support/databaseAtSchema';
 
 /**
  * Migration 14: the counted conversions summed ahead of the reports, per day and placement, per day and
@@ -232,31 +229,6 @@ async function rangeReads(db: Kysely<Schema>, range: ReportRange) {
 async function expectSumsKept(db: Kysely<Schema>): Promise<void> {
   const { held, due } = await conversionSumsHeldAndDue(db);
   expect(held).toEqual(due);
-}
-
-/** A bare database of the engine brought to schema `version`, as a released version left it. */
-async function databaseAtSchema(engine: Engine, version: number): Promise<{ db: Kysely<any>; close(): Promise<void> }> {
-  let db: Kysely<any>;
-  let drop = async () => {};
-  if (engine === 'sqlite') {
-    db = new Kysely({ dialect: new SqliteDialect({ database: new BetterSqlite(':memory:') }) });
-  } else {
-    const created = await createTestDatabase();
-    db = new Kysely({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: created.url, max: 2 }) }) });
-    drop = created.drop;
-  }
-  await db.schema.createTable('schema_migrations').addColumn('version', 'integer', (column) => column.primaryKey()).addColumn('applied_at', 'bigint', (column) => column.notNull()).execute();
-  for (const [index, step] of migrations.slice(0, version).entries()) {
-    await step(db, engine);
-    await db.insertInto('schema_migrations').values({ version: index + 1, applied_at: 0 }).execute();
-  }
-  return {
-    db,
-    close: async () => {
-      await db.destroy();
-      await drop();
-    },
-  };
 }
 
 describe.each(engines)('the conversions summed ahead on %s', (engine) => {

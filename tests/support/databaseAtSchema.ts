@@ -1,0 +1,39 @@
+import BetterSqlite from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import pg from 'pg';
+import type { Engine } from '../../server/db/databaseSettings';
+import { migrations } from '../../server/db/migrations/index';
+import { createTestDatabase } from './postgres';
+
+/**
+ * A bare database of the engine brought to schema `version`, as a released version of the site left it:
+ * for tests of what a later migration does to the rows an older one held. SQLite in `file` (in memory
+ * unless given), PostgreSQL in a database of its own, dropped on close.
+ */
+export async function databaseAtSchema(engine: Engine, version: number, file = ':memory:'): Promise<{ db: Kysely<any>; close(): Promise<void> }> {
+  let db: Kysely<any>;
+  let drop = async () => {};
+  if (engine === 'sqlite') {
+    db = new Kysely({ dialect: new SqliteDialect({ database: new BetterSqlite(file) }) });
+  } else {
+    const created = await createTestDatabase();
+    db = new Kysely({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: created.url }) }) });
+    drop = created.drop;
+  }
+  await db.schema
+    .createTable('schema_migrations')
+    .addColumn('version', 'integer', (column) => column.primaryKey())
+    .addColumn('applied_at', 'bigint', (column) => column.notNull())
+    .execute();
+  for (const [index, step] of migrations.slice(0, version).entries()) {
+    await step(db, engine);
+    await db.insertInto('schema_migrations').values({ version: index + 1, applied_at: 0 }).execute();
+  }
+  return {
+    db,
+    close: async () => {
+      await db.destroy();
+      await drop();
+    },
+  };
+}
