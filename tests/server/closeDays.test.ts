@@ -1,7 +1,4 @@
-import BetterSqlite from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
-import pg from 'pg';
-import type { Engine } from '../../server/db/databaseSettings';
+import type { Kysely } from 'kysely';
 import { migrate } from '../../server/db/migrate';
 import { migrations } from '../../server/db/migrations/index';
 import type { Schema } from '../../server/db/schema';
@@ -10,7 +7,7 @@ import { readRawDayCounts } from '../../server/dayCounts/rawDayCounts';
 import { readFunnelReport } from '../../server/funnelReport/funnelReport';
 import { closeFinishedDays } from '../../server/jobs/closeDays';
 import { forgetRawRows } from '../../server/jobs/forgetRawRows';
-import { createTestDatabase } from '../support/postgres';
+import { databaseAtSchema } from '../support/databaseAtSchema';
 import { engines, openTestDatabase, type TestEngineDatabase } from '../support/engines';
 
 const now = new Date('2026-11-21T15:00:00Z');
@@ -192,33 +189,12 @@ describe.each(engines)('closing days on %s', (engine) => {
   });
 });
 
-/** A database at schema 4, with folded days in the tables schema 5 replaces. */
-async function legacyDatabase(engine: Engine): Promise<{ db: Kysely<any>; close(): Promise<void> }> {
-  if (engine === 'sqlite') {
-    const db = new Kysely<any>({ dialect: new SqliteDialect({ database: new BetterSqlite(':memory:') }) });
-    return { db, close: () => db.destroy() };
-  }
-  const created = await createTestDatabase();
-  const db = new Kysely<any>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: created.url, max: 2 }) }) });
-  return {
-    db,
-    close: async () => {
-      await db.destroy();
-      await created.drop();
-    },
-  };
-}
-
 describe.each(engines)('schema 5 on %s', (engine) => {
   it('turns the days folded into daily_totals and daily_sources into closed days', async () => {
-    const legacy = await legacyDatabase(engine);
+    // Schema 4, with folded days in the tables schema 5 replaces.
+    const legacy = await databaseAtSchema(engine, 4);
     try {
       const { db } = legacy;
-      await db.schema.createTable('schema_migrations').addColumn('version', 'integer', (column) => column.primaryKey()).addColumn('applied_at', 'bigint', (column) => column.notNull()).execute();
-      for (let version = 1; version <= 4; version += 1) {
-        await migrations[version - 1]!(db, engine);
-        await db.insertInto('schema_migrations').values({ version, applied_at: 0 }).execute();
-      }
       await db
         .insertInto('daily_totals')
         .values([
