@@ -17,8 +17,11 @@ export interface Schema {
   closed_days: ClosedDaysTable;
   monthly_counts: MonthlyCountsTable;
   closed_months: ClosedMonthsTable;
+  weekly_counts: WeeklyCountsTable;
+  closed_weeks: ClosedWeeksTable;
   cost_days: CostDaysTable;
   cost_months: CostMonthsTable;
+  cost_weeks: CostWeeksTable;
   daily_conversions: DailyConversionsTable;
   conversion_days: ConversionDaysTable;
   conversion_source_days: ConversionSourceDaysTable;
@@ -189,6 +192,11 @@ export interface MonthlyCountsTable extends Omit<DailyCountsTable, 'day'> {
   month: string;
 }
 
+/** A closed week of the month's daily_counts summed, as monthly_counts a month's: `week` is its first day (server/lib/utcDay.ts). */
+export interface WeeklyCountsTable extends Omit<DailyCountsTable, 'day'> {
+  week: string;
+}
+
 /** The reported costs of a day summed per currency, kept by every write of costs (server/costs/costSums.ts). */
 export interface CostDaysTable {
   day: string;
@@ -204,6 +212,17 @@ export interface CostMonthsTable {
   content: string;
   currency: string;
   amount_micros: number;
+}
+
+/** The reported costs of a week of the month (by its first day) summed as cost_months sums a month's. */
+export interface CostWeeksTable extends Omit<CostMonthsTable, 'month'> {
+  week: string;
+}
+
+/** The weeks summed into weekly_counts, as closed_months lists the months. */
+export interface ClosedWeeksTable {
+  week: string;
+  closed_at: number;
 }
 
 /** The months summed into monthly_counts: every month up to the latest one whose days were closed then. */

@@ -154,11 +154,10 @@ async function copyClosedDays(source: Kysely<Schema>, target: Kysely<Schema>, so
     await target.deleteFrom('closed_days').where('day', '>=', firstRaw).execute();
     await target.deleteFrom('daily_counts').where('day', '>=', firstRaw).execute();
   }
-  // Monthly sums (migration 13) are made from daily_counts, and the days copied in or reopened may lie in
-  // months the target had summed: they are not copied, and the target's are dropped, so its maintenance
-  // sums every month anew from the days it now holds (server/jobs/closeMonths.ts), in seconds.
-  await target.deleteFrom('monthly_counts').execute();
-  await target.deleteFrom('closed_months').execute();
+  // Monthly and weekly sums (migrations 13 and 16) are made from daily_counts, and the days copied in or
+  // reopened may lie in months and weeks the target had summed: they are not copied, and the target's are
+  // dropped, so its maintenance sums every one anew from the days it now holds (server/jobs/closeMonths.ts).
+  for (const table of ['monthly_counts', 'closed_months', 'weekly_counts', 'closed_weeks'] as const) await target.deleteFrom(table).execute();
   return report;
 }
 

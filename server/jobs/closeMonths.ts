@@ -1,45 +1,85 @@
 import { sql, type Kysely } from 'kysely';
 import type { Schema } from '../db/schema';
-import { readLastClosedDay, readLastClosedMonth } from '../dayCounts/dayCounts';
-import { addMonths, firstDayOf, lastDayOf, lastWholeMonthTo, monthOf } from '../lib/utcDay';
-
-/** At most this many months are summed in one run (the first run after migration 13 sums the whole history). */
-export const maxMonthsClosedPerRun = 120;
+import { readLastClosedDay, readLastClosedMonth, readLastClosedWeek } from '../dayCounts/dayCounts';
+import { addDays, addMonths, firstDayOf, lastDayOf, lastDayOfWeek, lastWholeMonthTo, lastWholeWeekTo, monthOf, weekOf } from '../lib/utcDay';
 
 /** Rows per insert statement, as closeDays.ts writes them. */
 const insertBatch = 200;
 
-async function firstMonthToClose(db: Kysely<Schema>): Promise<string | undefined> {
-  const latest = await readLastClosedMonth(db);
-  if (latest !== '') return addMonths(latest, 1);
+/** A period closed days are summed into: months (migration 13) or weeks of the month (migration 16). */
+interface SummedPeriod {
+  sums: 'monthly_counts' | 'weekly_counts';
+  claims: 'closed_months' | 'closed_weeks';
+  column: 'month' | 'week';
+  /** At most this many are summed in one run (the first run after their migration sums the whole history). */
+  maxPerRun: number;
+  readLatest(db: Kysely<Schema>): Promise<string>;
+  /** The period a day is in, the one after a period, and a period's first and last days. */
+  of(day: string): string;
+  next(period: string): string;
+  firstDay(period: string): string;
+  lastDay(period: string): string;
+  /** The latest period whose every day is on or before the day. */
+  lastWholeTo(day: string): string;
+}
+
+const months: SummedPeriod = {
+  sums: 'monthly_counts',
+  claims: 'closed_months',
+  column: 'month',
+  maxPerRun: 120,
+  readLatest: readLastClosedMonth,
+  of: monthOf,
+  next: (month) => addMonths(month, 1),
+  firstDay: firstDayOf,
+  lastDay: lastDayOf,
+  lastWholeTo: lastWholeMonthTo,
+};
+
+const weeks: SummedPeriod = {
+  sums: 'weekly_counts',
+  claims: 'closed_weeks',
+  column: 'week',
+  maxPerRun: 520,
+  readLatest: readLastClosedWeek,
+  of: weekOf,
+  next: (week) => addDays(lastDayOfWeek(week), 1),
+  firstDay: (week) => week,
+  lastDay: lastDayOfWeek,
+  lastWholeTo: lastWholeWeekTo,
+};
+
+async function firstToClose(db: Kysely<Schema>, period: SummedPeriod): Promise<string | undefined> {
+  const latest = await period.readLatest(db);
+  if (latest !== '') return period.next(latest);
   const first = await db.selectFrom('closed_days').select((eb) => eb.fn.min('day').as('day')).executeTakeFirst();
-  return first?.day ? monthOf(first.day) : undefined;
+  return first?.day ? period.of(first.day) : undefined;
 }
 
 /**
- * Sums each month whose days are all closed into monthly_counts (migration 13), oldest first, so a
- * report of a year reads twelve rows a value rather than 365 (dayCounts.ts, rangeValueRows). Closed
- * days never change, so a month's sums are read outside any transaction and written in one short
- * transaction that first claims the month in closed_months, as closeFinishedDays claims a day: summed
- * once across instances, and a run cut short leaves its month for the next. What a month holds is
- * bounded by its days' capped rows (dimensions.ts, maxValuesPerDay), whatever its traffic. Resolves to
- * the months it summed.
+ * Sums each period whose days are all closed into its table, oldest first, so a report of a range reads
+ * a row a value for each whole period in it rather than one a day (dayCounts.ts, rangeValueRows). Closed
+ * days never change, so a period's sums are read outside any transaction and written in one short
+ * transaction that first claims the period, as closeFinishedDays claims a day: summed once across
+ * instances, and a run cut short leaves its period for the next. What a period holds is bounded by its
+ * days' capped rows (dimensions.ts, maxValuesPerDay), whatever its traffic. Resolves to the periods summed.
  */
-export async function closeFinishedMonths(db: Kysely<Schema>, now: Date = new Date()): Promise<string[]> {
+async function closeFinishedPeriods(db: Kysely<Schema>, period: SummedPeriod, now: Date): Promise<string[]> {
   const lastClosedDay = await readLastClosedDay(db);
-  const first = await firstMonthToClose(db);
+  const first = await firstToClose(db, period);
   if (lastClosedDay === '' || first === undefined) return [];
-  // The latest month whose every day is closed.
-  const last = lastWholeMonthTo(lastClosedDay);
+  const last = period.lastWholeTo(lastClosedDay);
   const closed: string[] = [];
-  for (let month = first; month <= last && closed.length < maxMonthsClosedPerRun; month = addMonths(month, 1)) {
+  // The tables differ by their period's column only.
+  const anyDb = db as unknown as Kysely<Record<string, Record<string, unknown>>>;
+  for (let each = first; each <= last && closed.length < period.maxPerRun; each = period.next(each)) {
     const { rows } = await sql<{ dimension: string; value: string; views: unknown; visitors: unknown; clicks: unknown; clickers: unknown; distinct_values: unknown }>`
       select dimension, value, sum(views) as views, sum(visitors) as visitors, sum(clicks) as clicks, sum(clickers) as clickers, sum(distinct_values) as distinct_values
-      from daily_counts where day >= ${firstDayOf(month)} and day <= ${lastDayOf(month)} group by dimension, value`.execute(db);
+      from daily_counts where day >= ${period.firstDay(each)} and day <= ${period.lastDay(each)} group by dimension, value`.execute(db);
     // PostgreSQL hands sums of bigints back as text.
     const sums = rows.map((row) => ({
       dimension: row.dimension,
-      month,
+      [period.column]: each,
       value: row.value,
       views: Number(row.views),
       visitors: Number(row.visitors),
@@ -47,18 +87,24 @@ export async function closeFinishedMonths(db: Kysely<Schema>, now: Date = new Da
       clickers: Number(row.clickers),
       distinct_values: Number(row.distinct_values),
     }));
-    const claimed = await db.transaction().execute(async (trx) => {
+    const claimed = await anyDb.transaction().execute(async (trx) => {
       const claim = await trx
-        .insertInto('closed_months')
-        .values({ month, closed_at: now.getTime() })
-        .onConflict((conflict) => conflict.column('month').doNothing())
+        .insertInto(period.claims)
+        .values({ [period.column]: each, closed_at: now.getTime() })
+        .onConflict((conflict) => conflict.column(period.column).doNothing())
         .executeTakeFirst();
       if (Number(claim.numInsertedOrUpdatedRows ?? 0) !== 1) return false;
-      for (let start = 0; start < sums.length; start += insertBatch) await trx.insertInto('monthly_counts').values(sums.slice(start, start + insertBatch)).execute();
+      for (let start = 0; start < sums.length; start += insertBatch) await trx.insertInto(period.sums).values(sums.slice(start, start + insertBatch)).execute();
       return true;
     });
     if (!claimed) break;
-    closed.push(month);
+    closed.push(each);
   }
   return closed;
 }
+
+/** Sums each month whose days are all closed into monthly_counts (migration 13): a year's report reads twelve rows a value rather than 365. */
+export const closeFinishedMonths = (db: Kysely<Schema>, now: Date = new Date()): Promise<string[]> => closeFinishedPeriods(db, months, now);
+
+/** Sums each week of the month whose days are all closed into weekly_counts (migration 16): 30 days read about ten rows a value rather than 30. */
+export const closeFinishedWeeks = (db: Kysely<Schema>, now: Date = new Date()): Promise<string[]> => closeFinishedPeriods(db, weeks, now);

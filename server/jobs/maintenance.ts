@@ -6,7 +6,7 @@ import { forgetJobRunsBefore } from './jobRuns';
 import { forgetOldSalts } from '../beacons/visitorSalts';
 import type { Logger } from '../lib/logger';
 import { closeFinishedDays, type ReadRawDay } from './closeDays';
-import { closeFinishedMonths } from './closeMonths';
+import { closeFinishedMonths, closeFinishedWeeks } from './closeMonths';
 import { forgetRawRows } from './forgetRawRows';
 import { forgetDeliveriesBefore } from '../delivery/outbox';
 
@@ -35,7 +35,7 @@ const dayList = (days: string[]) => (days.length === 1 ? days[0] : `${days[0]} t
 /**
  * Runs at start-up and every maintenanceIntervalMs on every instance. Deleting old salts is harmless to
  * repeat, so every instance does it; each finished day is closed into daily totals once across instances
- * (closed_days claims it), and each month whose days are closed summed into monthly totals (closed_months); raw rows past retention are deleted and old conversions folded by the one
+ * (closed_days claims it), and each month and week of the month whose days are closed summed into monthly and weekly totals (closed_months, closed_weeks); raw rows past retention are deleted and old conversions folded by the one
  * instance that claims the day's run. Never throws: with the database down, it waits for the next round (the outage is logged once, by availability.ts).
  */
 export async function runMaintenance(stores: MaintenanceStores, logger: Logger, retentionDays: number, now: Date = new Date()): Promise<void> {
@@ -46,6 +46,8 @@ export async function runMaintenance(stores: MaintenanceStores, logger: Logger, 
     if (closed.length > 0) logger.info(`Closed ${dayList(closed)} into daily totals`);
     const months = await closeFinishedMonths(db, now);
     if (months.length > 0) logger.info(`Summed ${dayList(months)} into monthly totals`);
+    const weeks = await closeFinishedWeeks(db, now);
+    if (weeks.length > 0) logger.info(`Summed ${weeks.length === 1 ? 'the week' : 'the weeks'} of the month from ${dayList(weeks)} into weekly totals`);
     if (!(await stores.claimJobRun('fold', utcDay(now)))) return;
     const raw = await forgetRawRows(db, retentionDays, now);
     const conversions = await stores.conversions.foldOldConversions(retentionDays, now);

@@ -68,3 +68,83 @@ export function splitAtWholeMonths(from: string, to: string, latestMonth?: strin
   if (first > last) return undefined;
   return { before: { from, to: addDays(firstDayOf(first), -1) }, months: { first, last }, after: { from: addDays(lastDayOf(last), 1), to } };
 }
+
+/*
+ * Weeks of a month: days 1-7, 8-14, 15-21, 22-28 and 29 to the month's end (one to three days; none in
+ * a February of 28 days), each named by its first day, YYYY-MM-DD. Not calendar weeks: these nest in
+ * their month, so a range's whole months and the whole weeks around them never overlap, and a range of
+ * 30 days is about four weeks' sums and the days around them rather than 30 days' rows.
+ */
+
+/** The first days of a month's weeks, as days of the month. */
+const weekStarts = ['01', '08', '15', '22', '29'] as const;
+
+/** The week of the month a YYYY-MM-DD day is in, by its first day. */
+export function weekOf(day: string): string {
+  const dayOfMonth = day.slice(8, 10);
+  const start = [...weekStarts].reverse().find((first) => first <= dayOfMonth) ?? '01';
+  return `${day.slice(0, 8)}${start}`;
+}
+
+/** The last day of a week of the month (named by its first day). */
+export function lastDayOfWeek(week: string): string {
+  return week.endsWith('-29') ? lastDayOf(monthOf(week)) : addDays(week, 6);
+}
+
+/** The first week that starts on or after a day: its own week when the day is the week's first. */
+const firstWholeWeekFrom = (day: string): string => (weekOf(day) === day ? day : addDays(lastDayOfWeek(weekOf(day)), 1));
+
+/** The last week that ends on or before a day: its own week when the day is the week's last. */
+export const lastWholeWeekTo = (day: string): string => (lastDayOfWeek(weekOf(day)) === day ? weekOf(day) : weekOf(addDays(weekOf(day), -1)));
+
+/** A run of whole periods (months YYYY-MM, or weeks by their first day), first..last. */
+export interface PeriodSpan {
+  first: string;
+  last: string;
+}
+
+/** A range split at the whole weeks inside it, as splitAtWholeMonths splits it at months. */
+export function splitAtWholeWeeks(from: string, to: string, latestWeek?: string): { before: DaySpan; weeks: PeriodSpan; after: DaySpan } | undefined {
+  const first = firstWholeWeekFrom(from);
+  const whole = lastWholeWeekTo(to);
+  const last = latestWeek !== undefined && latestWeek < whole ? latestWeek : whole;
+  if (first > last) return undefined;
+  return { before: { from, to: addDays(first, -1) }, weeks: { first, last }, after: { from: addDays(lastDayOfWeek(last), 1), to } };
+}
+
+/** A range as the sums that cover it: its whole months, the whole weeks around them, and the days around those. */
+export interface RangeSums {
+  /** The days read one by one, each span non-empty, in day order. */
+  days: DaySpan[];
+  /** The runs of whole weeks (at most two: before the months and after them). */
+  weeks: PeriodSpan[];
+  months: PeriodSpan | undefined;
+}
+
+/**
+ * Splits from..to into whole months, then whole weeks in the days before and after them, then the days
+ * left: every day of the range in exactly one part. `latest` caps what is taken whole (the latest month
+ * and week summed yet; '' when none is); past the caps, weeks and days stand in.
+ */
+export function splitIntoSums(from: string, to: string, latest: { month?: string; week?: string } = {}): RangeSums {
+  const parts: RangeSums = { days: [], weeks: [], months: undefined };
+  const byWeeks = (span: DaySpan) => {
+    if (span.from > span.to) return;
+    const split = splitAtWholeWeeks(span.from, span.to, latest.week);
+    if (!split) {
+      parts.days.push(span);
+      return;
+    }
+    if (split.before.from <= split.before.to) parts.days.push(split.before);
+    parts.weeks.push(split.weeks);
+    if (split.after.from <= split.after.to) parts.days.push(split.after);
+  };
+  const split = splitAtWholeMonths(from, to, latest.month);
+  if (!split) byWeeks({ from, to });
+  else {
+    byWeeks(split.before);
+    parts.months = split.months;
+    byWeeks(split.after);
+  }
+  return parts;
+}

@@ -4,14 +4,14 @@ import type { Schema } from '../../server/db/schema';
 import { readDayCounts } from '../../server/dayCounts/dayCounts';
 import { othersValue } from '../../server/dayCounts/dimensions';
 import { readTopAndNamedValues, readTopValues, readTopValuesWithTotal } from '../../server/dayCounts/funnelQueries';
-import { closeFinishedMonths } from '../../server/jobs/closeMonths';
-import { addDays } from '../../server/lib/utcDay';
+import { closeFinishedMonths, closeFinishedWeeks } from '../../server/jobs/closeMonths';
+import { addDays, lastDayOfWeek, weekOf } from '../../server/lib/utcDay';
 import { engines, openTestDatabase, useTestDatabase } from '../support/engines';
 
 /**
- * Migration 13: a closed month's daily_counts summed into monthly_counts, once its last day is closed,
- * and the reports that sum a range reading the range's whole months from there. The months must change
- * nothing a report says, only what it reads.
+ * Migrations 13 and 16: a closed month's daily_counts summed into monthly_counts, and a closed week of the
+ * month's into weekly_counts, once its last day is closed, and the reports that sum a range reading the
+ * range's whole months and weeks from there. They must change nothing a report says, only what it reads.
  */
 
 const firstDay = '2026-01-20';
@@ -51,7 +51,7 @@ const rangeArbitrary = fc
   .tuple(fc.integer({ min: -5, max: dayCount + 5 }), fc.integer({ min: 0, max: dayCount + 10 }))
   .map(([start, length]) => ({ from: addDays(firstDay, start), to: addDays(firstDay, start + length) }));
 
-describe.each(engines)('closed months on %s', (engine) => {
+describe.each(engines)('closed months and weeks on %s', (engine) => {
   it('leave every range summed as from its days: the top values, every value with the total, and the top with named values', async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(dayValue, { minLength: 200, maxLength: 1500 }), fc.integer({ min: 30, max: dayCount }), fc.array(rangeArbitrary, { minLength: 3, maxLength: 6 }), async (values, closedDays, ranges) => {
@@ -80,6 +80,10 @@ describe.each(engines)('closed months on %s', (engine) => {
           const lastClosed = closed.at(-1)!;
           const whole = ['2026-01', '2026-02', '2026-03', '2026-04'].filter((month) => lastClosed >= lastDayOfMonth(month));
           expect(months).toEqual(whole);
+          // Months alone, then with the weeks of the month around them.
+          expect(await Promise.all(ranges.map(read))).toEqual(fromDays);
+          const weeks = await closeFinishedWeeks(db);
+          expect(weeks).toEqual([...new Set(allDays.map(weekOf))].filter((week) => week >= weekOf(closed[0]!) && lastDayOfWeek(week) <= lastClosed));
           expect(await Promise.all(ranges.map(read))).toEqual(fromDays);
         } finally {
           await opened.close();
@@ -123,7 +127,22 @@ describe.each(engines)('closed months on %s', (engine) => {
 
     it('sums nothing before any day is closed', async () => {
       expect(await closeFinishedMonths(db())).toEqual([]);
+      expect(await closeFinishedWeeks(db())).toEqual([]);
       expect(await db().selectFrom('closed_months').selectAll().execute()).toEqual([]);
+      expect(await db().selectFrom('closed_weeks').selectAll().execute()).toEqual([]);
+    });
+
+    it("sums each week of the month whose last day is closed, the month's end days as one, once across two instances", async () => {
+      await closeDaysWith(db(), rows.filter((row) => row.day <= '2026-02-21'), allDays.filter((day) => day <= '2026-02-21'));
+      // From January 20th: the week of the 15th began before the first closed day, so it is summed from its closed days.
+      const [one, two] = await Promise.all([closeFinishedWeeks(db()), closeFinishedWeeks(db())]);
+      expect([...one, ...two].sort()).toEqual(['2026-01-15', '2026-01-22', '2026-01-29', '2026-02-01', '2026-02-08', '2026-02-15']);
+      const endOfJanuary = await db().selectFrom('weekly_counts').selectAll().where('week', '=', '2026-01-29').where('value', '=', 'google\u001fspring').execute();
+      // January 29th to 31st: views 10 + index for index 9 to 11.
+      expect(endOfJanuary.map((row) => [Number(row.views), Number(row.distinct_values)])).toEqual([[19 + 20 + 21, 3]]);
+      // The last week of February is its 22nd to 28th; the next to close is March's first.
+      await closeDaysWith(db(), rows.filter((row) => row.day > '2026-02-21' && row.day <= '2026-03-07'), allDays.filter((day) => day > '2026-02-21' && day <= '2026-03-07'));
+      expect(await closeFinishedWeeks(db())).toEqual(['2026-02-22', '2026-03-01']);
     });
   });
 });

@@ -9,7 +9,7 @@ describe.each(engines)('runMaintenance on %s', (engine) => {
   const { db } = testDatabase;
 
   describe('past the retention period', () => {
-    it('is what maintenance does: closes the days and months, then deletes old views and clicks and folds old conversions', async () => {
+    it('is what maintenance does: closes the days, months and weeks, then deletes old views and clicks and folds old conversions', async () => {
       const stores = createStatsStores(testDatabase.opened.database);
       await stores.views.record(view({ at: new Date('2025-01-01T10:00:00Z') }));
       await stores.clicks.record(click({ at: new Date('2025-01-01T10:01:00Z'), source: 'direct' }));
@@ -22,6 +22,7 @@ describe.each(engines)('runMaintenance on %s', (engine) => {
       expect(lines).toEqual([
         'Closed 2025-01-01 to 2026-11-19 into daily totals',
         'Summed 2025-01 to 2026-10 into monthly totals',
+        'Summed the weeks of the month from 2025-01-01 to 2026-11-08 into weekly totals',
         'Deleted 1 views and 1 clicks older than 10 days (their days stay in the daily totals), and folded 1 conversions older than 180 days into daily totals',
       ]);
       expect(await db().selectFrom('daily_counts').select(['dimension', 'value', 'views', 'clicks']).where('day', '=', '2025-01-01').where('dimension', 'in', ['all', 'source']).orderBy('dimension').execute()).toEqual([

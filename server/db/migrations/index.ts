@@ -13,6 +13,7 @@ import campaignConversions from './012-campaignConversions';
 import closedMonths from './013-closedMonths';
 import conversionSums from './014-conversionSums';
 import coveringCounts from './015-coveringCounts';
+import closedWeeks from './016-closedWeeks';
 import type { Migration } from './migration';
 
 /**
@@ -20,4 +21,4 @@ import type { Migration } from './migration';
  * db/migrate/). A released step is never edited: a change is a new file, added at the end here. The
  * steps applied are listed in schema_migrations (see ../migrate.ts).
  */
-export const migrations: readonly Migration[] = [clicks, sharedState, conversions, funnel, closedDays, uniqueClickIds, countedConversionsIndex, experiments, watching, costs, campaigns, campaignConversions, closedMonths, conversionSums, coveringCounts];
+export const migrations: readonly Migration[] = [clicks, sharedState, conversions, funnel, closedDays, uniqueClickIds, countedConversionsIndex, experiments, watching, costs, campaigns, campaignConversions, closedMonths, conversionSums, coveringCounts, closedWeeks];
