@@ -1,14 +1,15 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import { engineOf } from '../db/engineOf';
 import type { Schema } from '../db/schema';
-import { firstDayOf, lastDayOf, monthOf, splitAtWholeMonths, type DaySpan } from '../lib/utcDay';
+import { firstDayOf, lastDayOf, lastDayOfWeek, monthOf, splitIntoSums, weekOf, type DaySpan } from '../lib/utcDay';
+import { weekOfSql } from '../lib/weekOfSql';
 import type { ReportRange } from '../dayCounts/reportRange';
 
 /*
- * The reported costs summed ahead of the reports (migration 13): cost_days per day and currency, for the
- * report's daily figures, and cost_months per month, source, campaign, ad and currency, for its sums
- * over a range. A year of 200 campaigns' daily costs is 110,000 rows; read through these it is 365 rows
- * and about 3,600, plus the days of the range's partial months. A cost's day can be corrected at any
+ * The reported costs summed ahead of the reports (migrations 13 and 16): cost_days per day and currency,
+ * for the report's daily figures, and cost_months and cost_weeks per month or week of the month, source,
+ * campaign, ad and currency, for its sums over a range. A year of 200 campaigns' daily costs is 110,000
+ * rows; read through these it is 365 rows and about 3,600, plus the weeks and days around its months. A cost's day can be corrected at any
  * time (an ad platform restates its report), so the sums are not closed once as days are: every write
  * of costs sets them anew for the days and months it touched, in its own transaction.
  */
@@ -30,8 +31,8 @@ export async function takeCostWritersTurn(trx: Transaction<Schema>): Promise<voi
 }
 
 /**
- * Sets cost_days of the given days and cost_months of their months from the costs held now: a month is
- * summed whole (its days' rows, a few thousand at most campaigns'), never added to, so the sums are
+ * Sets cost_days of the given days and cost_months and cost_weeks of their months and weeks from the costs
+ * held now: a month or week is summed whole (its days' rows, a few thousand at most campaigns'), never added to, so the sums are
  * whatever the costs say, however often or in whatever pieces they were written. Called in the writing
  * transaction, after its costs are written and takeCostWritersTurn.
  */
@@ -49,6 +50,12 @@ export async function setCostSums(trx: Transaction<Schema> | Kysely<Schema>, day
       select ${month}, source, campaign, content, currency, sum(amount_micros) from costs
       where day >= ${firstDayOf(month)} and day <= ${lastDayOf(month)} group by source, campaign, content, currency`.execute(trx);
   }
+  for (const week of new Set(dayList.map(weekOf))) {
+    await trx.deleteFrom('cost_weeks').where('week', '=', week).execute();
+    await sql`insert into cost_weeks (week, source, campaign, content, currency, amount_micros)
+      select ${week}, source, campaign, content, currency, sum(amount_micros) from costs
+      where day >= ${week} and day <= ${lastDayOfWeek(week)} group by source, campaign, content, currency`.execute(trx);
+  }
 }
 
 /** Sets every sum anew from every cost held: for costs written other than through replaceCosts (db:copy). */
@@ -57,9 +64,13 @@ export async function resetCostSums(db: Kysely<Schema>): Promise<void> {
     await takeCostWritersTurn(trx);
     await trx.deleteFrom('cost_days').execute();
     await trx.deleteFrom('cost_months').execute();
+    await trx.deleteFrom('cost_weeks').execute();
     await sql`insert into cost_days (day, currency, amount_micros) select day, currency, sum(amount_micros) from costs group by day, currency`.execute(trx);
     await sql`insert into cost_months (month, source, campaign, content, currency, amount_micros)
       select substr(day, 1, 7), source, campaign, content, currency, sum(amount_micros) from costs group by substr(day, 1, 7), source, campaign, content, currency`.execute(trx);
+    const week = weekOfSql(sql.ref('day'));
+    await sql`insert into cost_weeks (week, source, campaign, content, currency, amount_micros)
+      select ${week}, source, campaign, content, currency, sum(amount_micros) from costs group by ${week}, source, campaign, content, currency`.execute(trx);
   });
 }
 
@@ -71,14 +82,16 @@ export async function readDailyCostSums(db: Kysely<Schema>, { from, to }: Report
 
 /**
  * The rows whose amounts, summed per source, campaign, ad and currency, are the range's reported costs:
- * the range's whole months from cost_months, the days before and after them from costs. A subquery for
- * readCostTotals (costStore.ts).
+ * the range's whole months from cost_months, the whole weeks around them from cost_weeks, the days left
+ * from costs. A subquery for readCostTotals (costStore.ts).
  */
 export function rangeCostRows({ from, to }: ReportRange) {
-  const daysIn = (span: DaySpan) => sql`select source, campaign, content, currency, amount_micros from costs where day >= ${span.from} and day <= ${span.to}`;
-  const split = splitAtWholeMonths(from, to);
-  if (!split) return daysIn({ from, to });
-  const { before, months, after } = split;
-  const monthRows = sql`select source, campaign, content, currency, amount_micros from cost_months where month >= ${months.first} and month <= ${months.last}`;
-  return sql`${daysIn(before)} union all ${monthRows} union all ${daysIn(after)}`;
+  const columns = sql`source, campaign, content, currency, amount_micros`;
+  const { days, weeks, months } = splitIntoSums(from, to);
+  const parts = [
+    ...(months ? [sql`select ${columns} from cost_months where month >= ${months.first} and month <= ${months.last}`] : []),
+    ...weeks.map((span) => sql`select ${columns} from cost_weeks where week >= ${span.first} and week <= ${span.last}`),
+    ...days.map((span: DaySpan) => sql`select ${columns} from costs where day >= ${span.from} and day <= ${span.to}`),
+  ];
+  return parts.length === 0 ? sql`select ${columns} from costs where day >= ${from} and day <= ${to}` : sql.join(parts, sql` union all `);
 }

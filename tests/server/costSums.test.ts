@@ -1,13 +1,18 @@
 import fc from 'fast-check';
+import { sql, type Kysely } from 'kysely';
 import { readCosts, readCostTotals, readDailyCostTotals, replaceCosts } from '../../server/costs/costStore';
 import type { CostRow } from '../../server/costs/costRow';
 import { resetCostSums } from '../../server/costs/costSums';
 import { addDays } from '../../server/lib/utcDay';
+import { migrate } from '../../server/db/migrate';
+import { migrations } from '../../server/db/migrations/index';
+import type { Schema } from '../../server/db/schema';
 import { costSumsHeldAndDue } from '../support/costSums';
+import { databaseAtSchema } from '../support/databaseAtSchema';
 import { engines, openTestDatabase } from '../support/engines';
 
 /**
- * Migration 13: the costs summed per day and per month ahead of the reports, kept by every write of
+ * Migrations 13 and 16: the costs summed per day, per month and per week of the month ahead of the reports, kept by every write of
  * costs. Whatever was written, corrected and written again, in whatever pieces, the sums held are the
  * sums of the costs held, and the report's two reads of a range say what summing the range's costs says.
  */
@@ -72,14 +77,46 @@ describe.each(engines)('the costs summed ahead on %s', (engine) => {
       // Rows written beside replaceCosts, as db:copy writes them, and a sum gone wrong.
       await db.insertInto('costs').values({ day: '2026-02-05', source: 'bing', campaign: '', content: '', currency: 'USD', amount_micros: 1_000_000, updated_at: 0 }).execute();
       await db.updateTable('cost_days').set({ amount_micros: 1 }).execute();
+      await db.updateTable('cost_weeks').set({ amount_micros: 2 }).execute();
       const before = await costSumsHeldAndDue(db);
       expect(before.held).not.toEqual(before.due);
       await resetCostSums(db);
       const after = await costSumsHeldAndDue(db);
       expect(after.held).toEqual(after.due);
       expect(after.held.days).toHaveLength(3);
+      expect(after.held.weeks).toEqual(['2026-02-01 bing   USD 1000000', '2026-02-01 google spring  USD 5000000', '2026-03-01 google spring  USD 7000000']);
     } finally {
       await opened.close();
     }
   });
+
+  it('are summed per week by migration 16 from the costs held before it', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(costRow, { minLength: 1, maxLength: 80 }), async (rows) => {
+        const legacy = await databaseAtSchema(engine, 15);
+        try {
+          const db = legacy.db as Kysely<Schema>;
+          await replaceCostsAtSchema15(db, rows as CostRow[]);
+          expect(await migrate(db, engine)).toBe(migrations.length);
+          const { held, due } = await costSumsHeldAndDue(db);
+          expect(held).toEqual(due);
+        } finally {
+          await legacy.close();
+        }
+      }),
+      { numRuns: engine === 'sqlite' ? 15 : 4 },
+    );
+  });
 });
+
+/** Costs as schema 15 held them: the rows, their days' and months' sums, and no weeks yet. */
+async function replaceCostsAtSchema15(db: Kysely<Schema>, rows: readonly CostRow[]): Promise<void> {
+  const byKey = new Map(rows.map((row) => [[row.day, row.source, row.campaign, row.content, row.currency].join('|'), row]));
+  for (const row of byKey.values()) {
+    const { amountMicros, ...key } = row;
+    await db.insertInto('costs').values({ ...key, amount_micros: amountMicros, updated_at: 0 }).execute();
+  }
+  await sql`insert into cost_days (day, currency, amount_micros) select day, currency, sum(amount_micros) from costs group by day, currency`.execute(db);
+  await sql`insert into cost_months (month, source, campaign, content, currency, amount_micros)
+    select substr(day, 1, 7), source, campaign, content, currency, sum(amount_micros) from costs group by substr(day, 1, 7), source, campaign, content, currency`.execute(db);
+}
