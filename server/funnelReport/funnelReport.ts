@@ -149,17 +149,22 @@ export async function readFunnelReport(db: Kysely<Schema>, range: ReportRange, o
   // Each day's sources, for the newest days with anything in them that are asked for.
   const activeDays = [...new Set([...allPerDay.filter((row) => row.views > 0 || row.clicks > 0).map((row) => row.day), ...placementDayConversions.map((row) => row.day)])].sort();
   const sourceDays = options.daySourceDays === undefined ? activeDays : activeDays.slice(-options.daySourceDays);
-  const [{ top: daySources, totals: daySourceTotals }, daySourceConversions] =
+  const currency = mainCurrency(placementDayConversions);
+  const listedSources = sourceRows(topSources, sourceTotals, sourceLimit, sourceConversions, currency);
+  // The rest read side by side: on PostgreSQL over the report pool's connections, where one after another
+  // each waited for the last; SQLite's one connection takes them in turn either way.
+  const [[{ top: daySources, totals: daySourceTotals }, daySourceConversions], experiments, releases, filtered, costs] = await Promise.all([
     sourceDays.length === 0
-      ? [{ top: [], totals: [] }, []]
-      : await Promise.all([
+      ? ([{ top: [], totals: [] }, []] as const)
+      : Promise.all([
           readTopValuesPerDayWithTotals(db, 'source', { from: sourceDays[0]!, to: range.to }, dayCounts, daySourceLimit),
           readSourceDaySums(db, { from: sourceDays[0]!, to: range.to }),
-        ]);
-  const currency = mainCurrency(placementDayConversions);
-  const experiments = await readExperimentReports(db, dayCounts, range.to, currency, options.experiments ?? contentExperiments);
-  const releases = await readReleasesReport(db, range, dayCounts, currency, options.now);
-  const filtered = await readFilteredCounts(db, range);
+        ]),
+    readExperimentReports(db, dayCounts, range.to, currency, options.experiments ?? contentExperiments),
+    readReleasesReport(db, range, dayCounts, currency, options.now),
+    readFilteredCounts(db, range),
+    readCostsReport(db, range, dayCounts, listedSources.sources, { bySource: sourceConversions, byDay: placementDayConversions }, currency),
+  ]);
   const earnings = (rows: readonly CurrencySum[] = []) => earningsOf(rows, currency);
 
   const knownPlacements: readonly string[] = affiliatePlacements;
@@ -207,8 +212,6 @@ export async function readFunnelReport(db: Kysely<Schema>, range: ReportRange, o
   }
   const allEarnings = earnings(placementDayConversions);
   const unattributed = earnings(conversionsByPlacement.get('')).conversions;
-  const listedSources = sourceRows(topSources, sourceTotals, sourceLimit, sourceConversions, currency);
-  const costs = await readCostsReport(db, range, dayCounts, listedSources.sources, { bySource: sourceConversions, byDay: placementDayConversions }, currency);
 
   return {
     from: range.from,
