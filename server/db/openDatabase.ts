@@ -8,6 +8,7 @@ import type { Logger } from '../lib/logger';
 import { errorSummary } from '../lib/errorText';
 import { createAvailability, type Availability } from './availability';
 import { withAvailability } from './availabilityDialect';
+import { keepingStatements } from './keptStatements';
 import { sqliteFileGuard } from './sqliteFileGuard';
 import { describeDatabase, type DatabaseSettings, type Engine } from './databaseSettings';
 import { checkSchemaVersion, migrate, SchemaTooNewError } from './migrate';
@@ -147,7 +148,7 @@ function sqliteDialect(file: string, readOnly: boolean): EngineDialect {
     database.close();
     throw error instanceof DatabaseError ? error : new DatabaseError(`CLICKS_DB ${file} ${explain(error)}`);
   }
-  return { dialect: new SqliteDialect({ database }), explain };
+  return { dialect: new SqliteDialect({ database: keepingStatements(database) }), explain };
 }
 
 function explainSqlite(error: unknown): string {

@@ -1,6 +1,7 @@
 import BetterSqlite from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import type { DatabaseSettings } from '../db/databaseSettings';
+import { keepingStatements } from '../db/keptStatements';
 import { postgresPool } from '../db/openDatabase';
 import type { Schema } from '../db/schema';
 
@@ -17,7 +18,7 @@ export function openReportDatabase(settings: DatabaseSettings, timeoutMs: number
   if (settings.engine === 'sqlite') {
     const database = new BetterSqlite(settings.file, { readonly: true, fileMustExist: true });
     database.pragma('busy_timeout = 5000');
-    return new Kysely<Schema>({ dialect: new SqliteDialect({ database }) });
+    return new Kysely<Schema>({ dialect: new SqliteDialect({ database: keepingStatements(database) }) });
   }
   // work_mem: counting a busy day's distinct visitors per value sorted past PostgreSQL's default 4 MB and
   // spilled to disk; a report's two connections may use 64 MB each instead.
