@@ -1,8 +1,8 @@
 import type BetterSqlite from 'better-sqlite3';
 import type { SqliteDatabase, SqliteStatement } from 'kysely';
 
-/** Statements kept per connection: a report's queries and the recording's, with room to spare. */
-const defaultLimit = 256;
+/** Statements kept per connection: a report's 30 or so for each range asked for, the recording's, the jobs'; each compiled one holds some kilobytes. */
+const defaultLimit = 128;
 
 /**
  * A SQLite connection for Kysely that keeps the statements it has prepared, by their SQL, the least
