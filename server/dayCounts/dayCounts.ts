@@ -106,6 +106,14 @@ const maxDay = (a: string, b: string) => (a > b ? a : b);
 const minDay = (a: string, b: string) => (a < b ? a : b);
 
 /**
+ * A text column of the day counts as the reports sort it: by its bytes, as SQLite orders text, also on
+ * PostgreSQL, whose database collation (C.UTF-8, en_US.UTF-8) both orders some values otherwise and costs
+ * more: each day's top sources, 2,000 rows ranked within their days, sorted in 3.5 ms under "C" against
+ * 5.3 under C.UTF-8. Every branch of a union carries it, so the reads' windows and orders use it.
+ */
+const inBytes = (engine: Engine, column: 'day' | 'value' | 'month' | 'week'): RawBuilder<unknown> => (engine === 'postgres' ? sql`${sql.ref(column)} collate "C"` : sql.ref(column));
+
+/**
  * Counted rows as a table of (day, value, views, visitors, clicks, clickers, distinct_values), passed as
  * one JSON parameter: a day's rows are at most maxValuesPerDay + 1 per dimension, which as separate
  * parameters could pass either engine's limit. Each engine has its own JSON table function.
@@ -114,7 +122,7 @@ function countedTable(engine: Engine, rows: readonly DayCountRow[]): RawBuilder<
   const json = JSON.stringify(rows.map((row) => [row.day, row.value, row.views, row.visitors, row.clicks, row.clickers, row.distinctValues]));
   if (engine === 'postgres') {
     const number = (index: number) => sql`(e ->> ${sql.lit(index)})::bigint`;
-    return sql`select e ->> 0 as day, e ->> 1 as value, ${number(2)} as views, ${number(3)} as visitors, ${number(4)} as clicks, ${number(5)} as clickers, ${number(6)} as distinct_values
+    return sql`select (e ->> 0) collate "C" as day, (e ->> 1) collate "C" as value, ${number(2)} as views, ${number(3)} as visitors, ${number(4)} as clicks, ${number(5)} as clickers, ${number(6)} as distinct_values
       from json_array_elements(${json}::json) as e`;
   }
   return sql`select e.value ->> 0 as day, e.value ->> 1 as value, e.value ->> 2 as views, e.value ->> 3 as visitors, e.value ->> 4 as clicks, e.value ->> 5 as clickers, e.value ->> 6 as distinct_values
@@ -127,7 +135,7 @@ function countedTable(engine: Engine, rows: readonly DayCountRow[]): RawBuilder<
  */
 export function dayValueRows(dimension: Dimension, from: string, to: string, { lastClosed, open, engine }: DayCounts): RawBuilder<unknown> {
   const closedTo = lastClosed < to ? lastClosed : to;
-  const closed = sql`select day, value, views, visitors, clicks, clickers, distinct_values
+  const closed = sql`select ${inBytes(engine, 'day')} as day, ${inBytes(engine, 'value')} as value, views, visitors, clicks, clickers, distinct_values
     from daily_counts where dimension = ${dimension} and day >= ${from} and day <= ${closedTo}`;
   const openRows = (open.get(dimension) ?? []).filter((row) => row.day >= from && row.day <= to);
   return openRows.length === 0 ? closed : sql`${closed} union all ${countedTable(engine, openRows)}`;
@@ -142,7 +150,7 @@ export function dayValueRows(dimension: Dimension, from: string, to: string, { l
  * distinct_values included.
  */
 export function rangeValueRows(dimension: Dimension, from: string, to: string, dayCounts: DayCounts): RawBuilder<unknown> {
-  const { lastClosed, lastClosedMonth, lastClosedWeek } = dayCounts;
+  const { lastClosed, lastClosedMonth, lastClosedWeek, engine } = dayCounts;
   if (lastClosed === '') return dayValueRows(dimension, from, to, dayCounts);
   // Only months and weeks whose every day is closed, and summed already.
   const closedTo = lastClosed < to ? lastClosed : to;
@@ -153,9 +161,9 @@ export function rangeValueRows(dimension: Dimension, from: string, to: string, d
     week: lastClosedWeek < wholeWeek ? lastClosedWeek : wholeWeek,
   });
   const parts = [
-    ...(months ? [sql`select month as day, value, views, visitors, clicks, clickers, distinct_values
+    ...(months ? [sql`select ${inBytes(engine, 'month')} as day, ${inBytes(engine, 'value')} as value, views, visitors, clicks, clickers, distinct_values
       from monthly_counts where dimension = ${dimension} and month >= ${months.first} and month <= ${months.last}`] : []),
-    ...weeks.map((span) => sql`select week as day, value, views, visitors, clicks, clickers, distinct_values
+    ...weeks.map((span) => sql`select ${inBytes(engine, 'week')} as day, ${inBytes(engine, 'value')} as value, views, visitors, clicks, clickers, distinct_values
       from weekly_counts where dimension = ${dimension} and week >= ${span.first} and week <= ${span.last}`),
     // The days around them: closed ones from daily_counts, the open days after the last closed one counted.
     ...days.map((span) => dayValueRows(dimension, span.from, span.to, dayCounts)),
