@@ -9,9 +9,10 @@ import type { ReportRange } from '../dayCounts/reportRange';
  * The reported costs summed ahead of the reports (migrations 13 and 16): cost_days per day and currency,
  * for the report's daily figures, and cost_months and cost_weeks per month or week of the month, source,
  * campaign, ad and currency, for its sums over a range. A year of 200 campaigns' daily costs is 110,000
- * rows; read through these it is 365 rows and about 3,600, plus the weeks and days around its months. A cost's day can be corrected at any
- * time (an ad platform restates its report), so the sums are not closed once as days are: every write
- * of costs sets them anew for the days and months it touched, in its own transaction.
+ * rows; read through these it is 365 rows and about 3,600, plus the weeks and days around its months. A
+ * cost's day can be corrected at any time (an ad platform restates its report), so the sums are not
+ * closed once as days are: every write of costs sets them anew for the days, months and weeks it touched,
+ * in its own transaction.
  */
 
 /** The key of PostgreSQL's transaction-scoped advisory lock that writers of costs take in turn: a constant apart from the migrations' (server/db/migrate.ts). */
@@ -31,10 +32,10 @@ export async function takeCostWritersTurn(trx: Transaction<Schema>): Promise<voi
 }
 
 /**
- * Sets cost_days of the given days and cost_months and cost_weeks of their months and weeks from the costs
- * held now: a month or week is summed whole (its days' rows, a few thousand at most campaigns'), never added to, so the sums are
- * whatever the costs say, however often or in whatever pieces they were written. Called in the writing
- * transaction, after its costs are written and takeCostWritersTurn.
+ * Sets cost_days of the given days and cost_months and cost_weeks of their months and weeks from the
+ * costs held now: a month or week is summed whole (its days' rows, a few thousand at most campaigns'),
+ * never added to, so the sums are whatever the costs say, however often or in whatever pieces they were
+ * written. Called in the writing transaction, after its costs are written and takeCostWritersTurn.
  */
 export async function setCostSums(trx: Transaction<Schema> | Kysely<Schema>, days: Iterable<string>): Promise<void> {
   const dayList = [...new Set(days)].sort();
