@@ -1,7 +1,7 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import { engineOf } from '../db/engineOf';
 import type { Schema } from '../db/schema';
-import { firstDayOf, lastDayOf, lastDayOfWeek, monthOf, splitIntoSums, weekOf, type DaySpan } from '../lib/utcDay';
+import { months, splitIntoSums, weeksOfMonth, type DaySpan } from '../lib/utcDay';
 import { weekOfSql } from '../lib/weekOfSql';
 import type { ReportRange } from '../dayCounts/reportRange';
 
@@ -31,6 +31,12 @@ export async function takeCostWritersTurn(trx: Transaction<Schema>): Promise<voi
   if (engineOf(trx) === 'postgres') await sql`select pg_advisory_xact_lock(${costWritersLock})`.execute(trx);
 }
 
+/** The costs' sums over a period: per month (cost_months) and per week of the month (cost_weeks). */
+const periodSums = [
+  { table: 'cost_months', column: 'month', period: months },
+  { table: 'cost_weeks', column: 'week', period: weeksOfMonth },
+] as const;
+
 /**
  * Sets cost_days of the given days and cost_months and cost_weeks of their months and weeks from the
  * costs held now: a month or week is summed whole (its days' rows, a few thousand at most campaigns'),
@@ -45,17 +51,13 @@ export async function setCostSums(trx: Transaction<Schema> | Kysely<Schema>, day
     await sql`insert into cost_days (day, currency, amount_micros)
       select day, currency, sum(amount_micros) from costs where day in (${sql.join(some)}) group by day, currency`.execute(trx);
   }
-  for (const month of new Set(dayList.map(monthOf))) {
-    await trx.deleteFrom('cost_months').where('month', '=', month).execute();
-    await sql`insert into cost_months (month, source, campaign, content, currency, amount_micros)
-      select ${month}, source, campaign, content, currency, sum(amount_micros) from costs
-      where day >= ${firstDayOf(month)} and day <= ${lastDayOf(month)} group by source, campaign, content, currency`.execute(trx);
-  }
-  for (const week of new Set(dayList.map(weekOf))) {
-    await trx.deleteFrom('cost_weeks').where('week', '=', week).execute();
-    await sql`insert into cost_weeks (week, source, campaign, content, currency, amount_micros)
-      select ${week}, source, campaign, content, currency, sum(amount_micros) from costs
-      where day >= ${week} and day <= ${lastDayOfWeek(week)} group by source, campaign, content, currency`.execute(trx);
+  for (const { table, column, period } of periodSums) {
+    for (const each of new Set(dayList.map(period.of))) {
+      await sql`delete from ${sql.table(table)} where ${sql.ref(column)} = ${each}`.execute(trx);
+      await sql`insert into ${sql.table(table)} (${sql.ref(column)}, source, campaign, content, currency, amount_micros)
+        select ${each}, source, campaign, content, currency, sum(amount_micros) from costs
+        where day >= ${period.firstDay(each)} and day <= ${period.lastDay(each)} group by source, campaign, content, currency`.execute(trx);
+    }
   }
 }
 

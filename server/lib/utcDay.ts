@@ -55,18 +55,55 @@ export interface DaySpan {
   to: string;
 }
 
+/** A run of whole periods (months YYYY-MM, or weeks by their first day), first..last. */
+export interface PeriodSpan {
+  first: string;
+  last: string;
+}
+
 /**
- * A range of days split at the whole months inside it, for the reads that take those months from their
- * monthly sums: the days before them, the months (YYYY-MM, first..last) and the days after them (either
- * span may be empty). `latestMonth` caps the months taken whole (the latest one summed yet); the days past
- * it count among the days after. Undefined when no whole month is inside (or before the cap).
+ * A calendar period that sums of days are kept by: months (YYYY-MM) or weeks of the month (named by their
+ * first day). Each names the period a day is in, the one after a period, a period's first and last days,
+ * and the periods whole from a day on or up to a day.
  */
-export function splitAtWholeMonths(from: string, to: string, latestMonth?: string): { before: DaySpan; months: { first: string; last: string }; after: DaySpan } | undefined {
-  const first = firstWholeMonthFrom(from);
-  const whole = lastWholeMonthTo(to);
-  const last = latestMonth !== undefined && latestMonth < whole ? latestMonth : whole;
+export interface Period {
+  of(day: string): string;
+  next(period: string): string;
+  firstDay(period: string): string;
+  lastDay(period: string): string;
+  /** The first period that starts on or after a day: its own when the day is its first. */
+  firstWholeFrom(day: string): string;
+  /** The last period that ends on or before a day: its own when the day is its last. */
+  lastWholeTo(day: string): string;
+}
+
+/**
+ * A range of days split at the whole periods inside it, for the reads that take those periods from their
+ * sums: the days before them, the periods (first..last) and the days after them (either span may be
+ * empty). `latest` caps the periods taken whole (the latest one summed yet); the days past it count among
+ * the days after. Undefined when no whole period is inside (or before the cap).
+ */
+export function splitAtWhole(period: Period, from: string, to: string, latest?: string): { before: DaySpan; periods: PeriodSpan; after: DaySpan } | undefined {
+  const first = period.firstWholeFrom(from);
+  const whole = period.lastWholeTo(to);
+  const last = latest !== undefined && latest < whole ? latest : whole;
   if (first > last) return undefined;
-  return { before: { from, to: addDays(firstDayOf(first), -1) }, months: { first, last }, after: { from: addDays(lastDayOf(last), 1), to } };
+  return { before: { from, to: addDays(period.firstDay(first), -1) }, periods: { first, last }, after: { from: addDays(period.lastDay(last), 1), to } };
+}
+
+export const months: Period = {
+  of: monthOf,
+  next: (month) => addMonths(month, 1),
+  firstDay: firstDayOf,
+  lastDay: lastDayOf,
+  firstWholeFrom: firstWholeMonthFrom,
+  lastWholeTo: lastWholeMonthTo,
+};
+
+/** splitAtWhole at months, with `months` for the periods. */
+export function splitAtWholeMonths(from: string, to: string, latestMonth?: string): { before: DaySpan; months: PeriodSpan; after: DaySpan } | undefined {
+  const split = splitAtWhole(months, from, to, latestMonth);
+  return split && { before: split.before, months: split.periods, after: split.after };
 }
 
 /*
@@ -76,13 +113,13 @@ export function splitAtWholeMonths(from: string, to: string, latestMonth?: strin
  * 30 days is about four weeks' sums and the days around them rather than 30 days' rows.
  */
 
-/** The first days of a month's weeks, as days of the month. */
-const weekStarts = ['01', '08', '15', '22', '29'] as const;
+/** The first days of a month's weeks, as days of the month, the latest first. */
+const weekStartsLatestFirst = ['29', '22', '15', '08', '01'] as const;
 
 /** The week of the month a YYYY-MM-DD day is in, by its first day. */
 export function weekOf(day: string): string {
   const dayOfMonth = day.slice(8, 10);
-  const start = [...weekStarts].reverse().find((first) => first <= dayOfMonth) ?? '01';
+  const start = weekStartsLatestFirst.find((first) => first <= dayOfMonth) ?? '01';
   return `${day.slice(0, 8)}${start}`;
 }
 
@@ -97,20 +134,14 @@ const firstWholeWeekFrom = (day: string): string => (weekOf(day) === day ? day :
 /** The last week that ends on or before a day: its own week when the day is the week's last. */
 export const lastWholeWeekTo = (day: string): string => (lastDayOfWeek(weekOf(day)) === day ? weekOf(day) : weekOf(addDays(weekOf(day), -1)));
 
-/** A run of whole periods (months YYYY-MM, or weeks by their first day), first..last. */
-export interface PeriodSpan {
-  first: string;
-  last: string;
-}
-
-/** A range split at the whole weeks inside it, as splitAtWholeMonths splits it at months. */
-export function splitAtWholeWeeks(from: string, to: string, latestWeek?: string): { before: DaySpan; weeks: PeriodSpan; after: DaySpan } | undefined {
-  const first = firstWholeWeekFrom(from);
-  const whole = lastWholeWeekTo(to);
-  const last = latestWeek !== undefined && latestWeek < whole ? latestWeek : whole;
-  if (first > last) return undefined;
-  return { before: { from, to: addDays(first, -1) }, weeks: { first, last }, after: { from: addDays(lastDayOfWeek(last), 1), to } };
-}
+export const weeksOfMonth: Period = {
+  of: weekOf,
+  next: (week) => addDays(lastDayOfWeek(week), 1),
+  firstDay: (week) => week,
+  lastDay: lastDayOfWeek,
+  firstWholeFrom: firstWholeWeekFrom,
+  lastWholeTo: lastWholeWeekTo,
+};
 
 /** A range as the sums that cover it: its whole months, the whole weeks around them, and the days around those. */
 export interface RangeSums {
@@ -130,20 +161,20 @@ export function splitIntoSums(from: string, to: string, latest: { month?: string
   const parts: RangeSums = { days: [], weeks: [], months: undefined };
   const byWeeks = (span: DaySpan) => {
     if (span.from > span.to) return;
-    const split = splitAtWholeWeeks(span.from, span.to, latest.week);
+    const split = splitAtWhole(weeksOfMonth, span.from, span.to, latest.week);
     if (!split) {
       parts.days.push(span);
       return;
     }
     if (split.before.from <= split.before.to) parts.days.push(split.before);
-    parts.weeks.push(split.weeks);
+    parts.weeks.push(split.periods);
     if (split.after.from <= split.after.to) parts.days.push(split.after);
   };
-  const split = splitAtWholeMonths(from, to, latest.month);
+  const split = splitAtWhole(months, from, to, latest.month);
   if (!split) byWeeks({ from, to });
   else {
     byWeeks(split.before);
-    parts.months = split.months;
+    parts.months = split.periods;
     byWeeks(split.after);
   }
   return parts;
