@@ -44,11 +44,22 @@ export async function readLastClosedWeek(db: Kysely<Schema>): Promise<string> {
 }
 
 /**
+ * The latest closed day, month and week in one statement: one round trip before every report's reads
+ * rather than three, and the three from one snapshot ('' for each none is).
+ */
+async function readLastClosed(db: Kysely<Schema>): Promise<Pick<DayCounts, 'lastClosed' | 'lastClosedMonth' | 'lastClosedWeek'>> {
+  const { rows } = await sql<{ day: string | null; month: string | null; week: string | null }>`select
+      (select max(day) from closed_days) as day, (select max(month) from closed_months) as month, (select max(week) from closed_weeks) as week`.execute(db);
+  const [row] = rows;
+  return { lastClosed: row?.day ?? '', lastClosedMonth: row?.month ?? '', lastClosedWeek: row?.week ?? '' };
+}
+
+/**
  * The last closed day, week and month, and the raw rows of the range's days after it counted: by the counter
  * given, which keeps its counts between reports (openDays.ts), else in one read (rawDayCounts.ts).
  */
 export async function readDayCounts(db: Kysely<Schema>, from: string, to: string, counter?: OpenDayCounter): Promise<DayCounts> {
-  const [lastClosed, lastClosedMonth, lastClosedWeek] = await Promise.all([readLastClosedDay(db), readLastClosedMonth(db), readLastClosedWeek(db)]);
+  const { lastClosed, lastClosedMonth, lastClosedWeek } = await readLastClosed(db);
   const firstOpen = lastClosed === '' ? from : addDays(lastClosed, 1);
   const parts: DayCountsByDimension[] = [];
   if (firstOpen <= to) {
@@ -116,28 +127,44 @@ const inBytes = (engine: Engine, column: 'day' | 'value' | 'month' | 'week'): Ra
 /**
  * Counted rows as a table of (day, value, views, visitors, clicks, clickers, distinct_values), passed as
  * one JSON parameter: a day's rows are at most maxValuesPerDay + 1 per dimension, which as separate
- * parameters could pass either engine's limit. Each engine has its own JSON table function.
+ * parameters could pass either engine's limit. Each engine has its own JSON table function; PostgreSQL's
+ * reads it as jsonb, parsed once, where json is parsed again by every ->> (300 rows: 0.7 ms against 1.4-2.1).
  */
 function countedTable(engine: Engine, rows: readonly DayCountRow[]): RawBuilder<unknown> {
   const json = JSON.stringify(rows.map((row) => [row.day, row.value, row.views, row.visitors, row.clicks, row.clickers, row.distinctValues]));
   if (engine === 'postgres') {
     const number = (index: number) => sql`(e ->> ${sql.lit(index)})::bigint`;
     return sql`select (e ->> 0) collate "C" as day, (e ->> 1) collate "C" as value, ${number(2)} as views, ${number(3)} as visitors, ${number(4)} as clicks, ${number(5)} as clickers, ${number(6)} as distinct_values
-      from json_array_elements(${json}::json) as e`;
+      from jsonb_array_elements(${json}::jsonb) as e`;
   }
   return sql`select e.value ->> 0 as day, e.value ->> 1 as value, e.value ->> 2 as views, e.value ->> 3 as visitors, e.value ->> 4 as clicks, e.value ->> 5 as clickers, e.value ->> 6 as distinct_values
     from json_each(${json}) as e`;
 }
 
+/** daily_counts' rows of a dimension in from..to, one a day and value (none when from is after to). */
+const dailyRows = (dimension: Dimension, from: string, to: string, engine: Engine) =>
+  sql`select ${inBytes(engine, 'day')} as day, ${inBytes(engine, 'value')} as value, views, visitors, clicks, clickers, distinct_values
+    from daily_counts where dimension = ${dimension} and day >= ${from} and day <= ${to}`;
+
+/** The closed days' rows of a dimension in from..to, as daily_counts holds them; undefined when no day of from..to is closed. */
+export function closedDayRows(dimension: Dimension, from: string, to: string, { lastClosed, engine }: DayCounts): RawBuilder<unknown> | undefined {
+  const closedTo = lastClosed < to ? lastClosed : to;
+  return from > closedTo ? undefined : dailyRows(dimension, from, closedTo, engine);
+}
+
+/** The open days' rows of a dimension in from..to, as counted (rawDayCounts.ts): read already, so never sent to the database for a read that needs them alone. */
+export function openDayRows(dimension: Dimension, from: string, to: string, { open }: DayCounts): DayCountRow[] {
+  return (open.get(dimension) ?? []).filter((row) => row.day >= from && row.day <= to);
+}
+
 /**
  * Every (day, value) of a dimension in from..to, one row each: closed days from daily_counts, the days
- * after the last closed one as the open counts hold them. A subquery for the report's aggregates.
+ * after the last closed one as the open counts hold them. A subquery for reads that sum over the days.
  */
-export function dayValueRows(dimension: Dimension, from: string, to: string, { lastClosed, open, engine }: DayCounts): RawBuilder<unknown> {
-  const closedTo = lastClosed < to ? lastClosed : to;
-  const closed = sql`select ${inBytes(engine, 'day')} as day, ${inBytes(engine, 'value')} as value, views, visitors, clicks, clickers, distinct_values
-    from daily_counts where dimension = ${dimension} and day >= ${from} and day <= ${closedTo}`;
-  const openRows = (open.get(dimension) ?? []).filter((row) => row.day >= from && row.day <= to);
+export function dayValueRows(dimension: Dimension, from: string, to: string, dayCounts: DayCounts): RawBuilder<unknown> {
+  const { lastClosed, engine } = dayCounts;
+  const closed = dailyRows(dimension, from, lastClosed < to ? lastClosed : to, engine);
+  const openRows = openDayRows(dimension, from, to, dayCounts);
   return openRows.length === 0 ? closed : sql`${closed} union all ${countedTable(engine, openRows)}`;
 }
 

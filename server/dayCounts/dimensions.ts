@@ -46,3 +46,29 @@ export const maxValuesPerDay = 1000;
 
 /** The value of the row that holds a day's values past the cap: a control character, which no recorded value has. */
 export const othersValue = '\u0001others';
+
+/**
+ * Text in the order of its UTF-8 bytes, as SQLite and PostgreSQL's "C" collation order the day counts' text
+ * (dayCounts.ts, inBytes): the order of code points. JavaScript's `<` compares UTF-16 units, which puts
+ * U+E000..U+FFFF after the surrogate pairs of U+10000 and above; those two ranges are swapped back here.
+ */
+export function byBytes(a: string, b: string): number {
+  if (a === b) return 0;
+  const length = Math.min(a.length, b.length);
+  for (let index = 0; index < length; index++) {
+    const x = a.charCodeAt(index);
+    const y = b.charCodeAt(index);
+    if (x === y) continue;
+    if (x >= 0xd800 && y >= 0xd800) return inCodePointOrder(x) - inCodePointOrder(y);
+    return x - y;
+  }
+  return a.length - b.length;
+}
+
+/** A UTF-16 unit at or above U+D800 placed so that surrogates (U+10000 and above) sort after U+E000..U+FFFF. */
+const inCodePointOrder = (unit: number) => (unit >= 0xe000 ? unit - 0x800 : unit + 0x2000);
+
+/** valueOrder (dayCounts.ts) in JavaScript: most visitors, then most clicks, '' after named values, then by name. */
+export function byValueOrder(a: DayCountRow, b: DayCountRow): number {
+  return b.visitors - a.visitors || b.clicks - a.clicks || Number(a.value === '') - Number(b.value === '') || byBytes(a.value, b.value);
+}

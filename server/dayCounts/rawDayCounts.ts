@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { Schema } from '../db/schema';
-import { adValue, campaignValue, dimensions, maxValuesPerDay, othersValue, type DayCountRow, type Dimension } from './dimensions';
+import { adValue, byValueOrder, campaignValue, dimensions, maxValuesPerDay, othersValue, type DayCountRow, type Dimension } from './dimensions';
 import { DistinctCount, hash32, valuePrecision, wholePrecision } from './distinctCount';
 
 /** Day counts per dimension, as raw rows count to: one row per day and value, at most maxValuesPerDay values a day plus one othersValue row. */
@@ -195,11 +195,6 @@ function countDay(day: string, base: DayTallies, added: DayTallies | undefined):
   const [first, second] = overflow;
   const others = { ...countOf(day, othersValue, first!.tally, second?.tally), distinctValues: second ? first!.values.countWith(second.values) : first!.values.count };
   return capped(day, values.sort(byValueOrder), others);
-}
-
-/** valueOrder (dayCounts.ts) in JavaScript: most visitors, then most clicks, '' after named values, then by name. */
-function byValueOrder(a: DayCountRow, b: DayCountRow): number {
-  return b.visitors - a.visitors || b.clicks - a.clicks || Number(a.value === '') - Number(b.value === '') || (a.value < b.value ? -1 : a.value > b.value ? 1 : 0);
 }
 
 /**
