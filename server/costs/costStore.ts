@@ -181,8 +181,15 @@ export async function readCostTotals(db: Kysely<Schema>, range: ReportRange): Pr
   return rows.map(({ amount_micros, ...row }) => ({ ...row, amountMicros: Number(amount_micros) }));
 }
 
+/** A day's reported costs in one currency, summed. */
+export interface DailyCostTotal {
+  day: string;
+  currency: string;
+  amountMicros: number;
+}
+
 /** The reported costs of each day of the range, summed per currency, in day and currency order (as costSums.ts keeps them). */
-export async function readDailyCostTotals(db: Kysely<Schema>, range: ReportRange): Promise<{ day: string; currency: string; amountMicros: number }[]> {
+export async function readDailyCostTotals(db: Kysely<Schema>, range: ReportRange): Promise<DailyCostTotal[]> {
   return readDailyCostSums(db, checkedRange(range));
 }
 

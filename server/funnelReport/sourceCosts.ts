@@ -1,12 +1,12 @@
 import type { Kysely } from 'kysely';
 import type { Schema } from '../db/schema';
 import type { CostRow } from '../costs/costRow';
-import { readCostTotals, readDailyCostTotals, readFixedCostDays, type CostTotal } from '../costs/costStore';
+import { readCostTotals, readDailyCostTotals, readFixedCostDays, type CostTotal, type DailyCostTotal } from '../costs/costStore';
 import { costVerdict, type CostVerdictKind } from '../costs/costVerdict';
 import type { DayCounts } from '../dayCounts/dayCounts';
-import { adValue, campaignParts, campaignValue } from '../dayCounts/dimensions';
+import { adValue, campaignParts, campaignValue, type DayCountRow } from '../dayCounts/dimensions';
 import type { CurrencySum, PlacementDaySum, SourceSum } from '../dayCounts/conversionSums';
-import { readCampaignConversionCounts, readPerDay, readTopAndNamedValues } from '../dayCounts/funnelQueries';
+import { readCampaignConversionCounts, readPerDay, readTopAndNamedValues, type CampaignConversionCount } from '../dayCounts/funnelQueries';
 import { daysOf, type ReportRange } from '../dayCounts/reportRange';
 
 const microsPerUnit = 1_000_000;
@@ -164,8 +164,30 @@ interface SourceFigures {
 }
 
 /**
- * Reads the range's costs (reported costs summed per source and currency in one grouped query, and the
- * fixed-cost rules' days) and sets them beside each source's earnings: `earned`, the range's conversions
+ * What the spend section reads, none of which waits for the rest of the report: the range's reported costs
+ * summed per source, campaign and ad (one grouped query), per day, and the fixed-cost rules' days; then the
+ * campaigns' and ads' visitors and credited conversions. The funnel report starts it with its first reads
+ * (funnelReport.ts), so that this chain of two rounds is not left to run after them.
+ */
+export interface CostReads {
+  totals: CostTotal[];
+  daily: DailyCostTotal[];
+  fixed: CostRow[];
+  campaigns: CampaignReads;
+}
+
+export async function readCosts(db: Kysely<Schema>, range: ReportRange, dayCounts: DayCounts): Promise<CostReads> {
+  const [totals, daily, fixed, credited] = await Promise.all([
+    readCostTotals(db, range),
+    readDailyCostTotals(db, range),
+    readFixedCostDays(db, range),
+    readCampaignConversionCounts(db, range),
+  ]);
+  return { totals, daily, fixed, campaigns: await readCampaigns(db, range, dayCounts, campaignCostsOf(totals, fixed), credited) };
+}
+
+/**
+ * The range's costs (`reads`, see readCosts) beside each source's earnings: `earned`, the range's conversions
  * per source and per day (server/dayCounts/conversionSums.ts). `listed` are the report's source rows; a
  * source with a cost but not listed has its visitors read from the day counts (days × sources).
  */
@@ -173,11 +195,12 @@ export async function readCostsReport(
   db: Kysely<Schema>,
   range: ReportRange,
   dayCounts: DayCounts,
+  reads: CostReads,
   listed: readonly SourceFigures[],
   earned: { bySource: readonly SourceSum[]; byDay: readonly PlacementDaySum[] },
   currency: string,
 ): Promise<CostsReport> {
-  const [totals, daily, fixed] = await Promise.all([readCostTotals(db, range), readDailyCostTotals(db, range), readFixedCostDays(db, range)]);
+  const { totals, daily, fixed } = reads;
   const bySource = new Map<string, Map<string, number>>();
   const byDay = new Map<string, Map<string, number>>();
   for (const row of totals) add(bySource, row.source, row.currency, row.amountMicros);
@@ -218,7 +241,7 @@ export async function readCostsReport(
   );
   const listedOrder = new Map(listed.map((row, index) => [row.source, index]));
   sources.sort((a, b) => lossOrder(a, b) || (listedOrder.get(a.source) ?? Infinity) - (listedOrder.get(b.source) ?? Infinity) || a.source.localeCompare(b.source));
-  const campaigns = await readCampaignCosts(db, range, dayCounts, totals, fixed, currency, payoutMicros);
+  const campaigns = campaignCostsReport(reads.campaigns, currency, payoutMicros);
 
   const allCosts = new Map<string, number>();
   for (const byCurrency of bySource.values()) for (const [code, micros] of byCurrency) allCosts.set(code, (allCosts.get(code) ?? 0) + micros);
@@ -246,34 +269,49 @@ export const uncostedCampaignsListed = 20;
 /** Ads without a cost listed under the campaigns shown: the busiest of the range. */
 export const uncostedAdsListed = 50;
 
-/**
- * The campaigns and their ads with what they cost and earned: those with a cost in the range (reported,
- * or a fixed daily cost of a campaign) and the busiest without one. Visitors and clicks come from the day
- * counts' 'campaign' and 'ad' dimensions, conversions from those credited to the click's campaign and ad
- * (migration 12); so the read costs what the campaigns and days cost, not the traffic.
- */
-async function readCampaignCosts(
-  db: Kysely<Schema>,
-  range: ReportRange,
-  dayCounts: DayCounts,
-  totals: readonly CostTotal[],
-  fixed: readonly CostRow[],
-  currency: string,
-  payoutMicros: number | undefined,
-): Promise<CampaignCosts[]> {
+/** Reported and fixed costs per campaign and per ad value (dimensions.ts), each per currency. */
+interface CampaignCostSums {
+  campaignCosts: Map<string, Map<string, number>>;
+  adCosts: Map<string, Map<string, number>>;
+}
+
+function campaignCostsOf(totals: readonly CostTotal[], fixed: readonly CostRow[]): CampaignCostSums {
   const campaignCosts = new Map<string, Map<string, number>>();
   const adCosts = new Map<string, Map<string, number>>();
   for (const row of [...totals, ...fixed].filter((cost) => cost.campaign !== '')) {
     add(campaignCosts, campaignValue(row.source, row.campaign), row.currency, row.amountMicros);
     if (row.content !== '') add(adCosts, adValue(row.source, row.campaign, row.content), row.currency, row.amountMicros);
   }
+  return { campaignCosts, adCosts };
+}
+
+/** The campaigns' and ads' costs, their day counts and their credited conversions. */
+interface CampaignReads extends CampaignCostSums {
+  credited: CampaignConversionCount[];
+  campaignRows: DayCountRow[];
+  adRows: DayCountRow[];
+}
+
+/**
+ * The campaigns and ads to show, with their visitors and clicks: those with a cost in the range (reported,
+ * or a fixed daily cost of a campaign) and the busiest without one, from the day counts' 'campaign' and
+ * 'ad' dimensions, so the read costs what the campaigns and days cost, not the traffic.
+ */
+async function readCampaigns(db: Kysely<Schema>, range: ReportRange, dayCounts: DayCounts, costs: CampaignCostSums, credited: CampaignConversionCount[]): Promise<CampaignReads> {
   // The busiest and every one with a cost, in one read a dimension. An ad with a cost has a campaign with
   // one (its row counts for both), so every costed ad is under a campaign shown.
-  const [credited, campaignRows, adRows] = await Promise.all([
-    readCampaignConversionCounts(db, range),
-    readTopAndNamedValues(db, 'campaign', range, dayCounts, uncostedCampaignsListed, [...campaignCosts.keys()]),
-    readTopAndNamedValues(db, 'ad', range, dayCounts, uncostedAdsListed, [...adCosts.keys()]),
+  const [campaignRows, adRows] = await Promise.all([
+    readTopAndNamedValues(db, 'campaign', range, dayCounts, uncostedCampaignsListed, [...costs.campaignCosts.keys()]),
+    readTopAndNamedValues(db, 'ad', range, dayCounts, uncostedAdsListed, [...costs.adCosts.keys()]),
   ]);
+  return { ...costs, credited, campaignRows, adRows };
+}
+
+/**
+ * The campaigns and their ads with what they cost and earned, conversions from those credited to the
+ * click's campaign and ad (migration 12).
+ */
+function campaignCostsReport({ campaignCosts, adCosts, credited, campaignRows, adRows }: CampaignReads, currency: string, payoutMicros: number | undefined): CampaignCosts[] {
   const campaignEarned = new Map<string, Earned>();
   const adEarned = new Map<string, Earned>();
   for (const row of credited) {
