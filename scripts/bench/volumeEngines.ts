@@ -5,6 +5,31 @@ import type { DatabaseSettings } from '../../server/db/databaseSettings';
 import { postgresWriter, sqliteWriter, type BulkWriter } from './bulkWriter';
 import { seconds } from './volumeFigures';
 
+export interface ClosedState {
+  count: number;
+  last: string;
+  lastMonth: string;
+  lastWeek: string;
+}
+
+/** What closed_days, closed_months and closed_weeks hold, in one statement either engine runs. */
+const closedStateQuery = `select (select count(*) from closed_days) as count, (select max(day) from closed_days) as last,
+  (select max(month) from closed_months) as last_month, (select max(week) from closed_weeks) as last_week`;
+
+type ClosedStateRow = {
+  count: number | string;
+  last: string | null;
+  last_month: string | null;
+  last_week: string | null;
+};
+
+const closedState = (row: ClosedStateRow | undefined): ClosedState => ({
+  count: Number(row?.count ?? 0),
+  last: row?.last ?? '',
+  lastMonth: row?.last_month ?? '',
+  lastWeek: row?.last_week ?? '',
+});
+
 /** One engine's database: how to reach it, write to it and read how many days are closed. */
 export interface EngineSetup {
   name: string;
@@ -17,7 +42,8 @@ export interface EngineSetup {
   /** The same after many rows were deleted (PostgreSQL keeps them as dead rows until a vacuum). */
   afterDelete?(): Promise<void>;
   size(): Promise<number>;
-  closedDays(): Promise<{ count: number; last: string }>;
+  /** How many days are closed and the last one; the last month and week summed ('' for none). */
+  closedDays(): Promise<ClosedState>;
 }
 
 export function sqliteSetup(file: string): EngineSetup {
@@ -30,8 +56,7 @@ export function sqliteSetup(file: string): EngineSetup {
     closedDays: async () => {
       const database = new BetterSqlite(file, { readonly: true, fileMustExist: true });
       try {
-        const row = database.prepare('select count(*) as count, max(day) as last from closed_days').get() as { count: number; last: string | null };
-        return { count: row.count, last: row.last ?? '' };
+        return closedState(database.prepare(closedStateQuery).get() as ClosedStateRow | undefined);
       } finally {
         database.close();
       }
@@ -61,9 +86,6 @@ export function postgresSetup(url: string): EngineSetup {
     },
     afterDelete: async () => void (await query('vacuum analyze views')),
     size: async () => Number((await query<{ size: string }>('select pg_database_size(current_database()) as size'))[0]!.size),
-    closedDays: async () => {
-      const [row] = await query<{ count: string; last: string | null }>('select count(*) as count, max(day) as last from closed_days');
-      return { count: Number(row!.count), last: row!.last ?? '' };
-    },
+    closedDays: async () => closedState((await query<ClosedStateRow>(closedStateQuery))[0]),
   };
 }

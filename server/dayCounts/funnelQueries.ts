@@ -111,19 +111,11 @@ export async function readTopValuesPerDayWithTotals(
   limit: ValueLimit,
 ): Promise<{ top: DayCountRow[]; totals: DayCountRow[] }> {
   const closed = closedDayRows(dimension, from, to, dayCounts);
-  const [closedTop, closedTotals] = closed
-    ? await Promise.all([
-        rows(db, closedTopPerDay(db, dimension, from, dayCounts.lastClosed < to ? dayCounts.lastClosed : to, closed, limit)),
-        // A day of one othersValue row alone lists no value, so no total either.
-        rows(
-          db,
-          sql`select day, '' as value, ${sums}, sum(case when value = ${othersValue} then distinct_values else 1 end) as distinct_values
-            from (${closed}) as counts group by day having sum(case when value = ${othersValue} then 0 else 1 end) > 0 order by day`,
-        ),
-      ])
-    : [[], []];
+  const { top: closedTop, totals: closedTotals } = closed
+    ? await readClosedTopPerDay(db, dimension, from, dayCounts.lastClosed < to ? dayCounts.lastClosed : to, closed, limit)
+    : { top: [], totals: [] };
   const top = closedTop.sort((a, b) => byBytes(a.day, b.day) || byValueOrder(a, b));
-  const totals = closedTotals;
+  const totals = closedTotals.sort((a, b) => byBytes(a.day, b.day));
   for (const [day, dayRows] of groupByDay(openDayRows(dimension, from, to, dayCounts))) {
     const values = dayRows.filter((row) => row.value !== othersValue);
     if (values.length === 0) continue;
@@ -142,25 +134,52 @@ export async function readTopValuesPerDayWithTotals(
 }
 
 /**
- * Each closed day's top values (from..to are closed, `closed` their rows). PostgreSQL takes each day's few first by the day counts' index (a top-N of
- * one day's rows, about a millisecond for 30 days of 66 sources), where ranking every row in one window
- * sorted them all (6 ms); SQLite, which has no LATERAL, ranks them in one window.
+ * Each closed day's top values and its values added up (from..to are closed, `closed` their rows); a day of
+ * one othersValue row alone lists no value, so no total either. PostgreSQL takes each day's few first by
+ * the day counts' index and adds up the same day's rows beside them, in one read (LATERAL: a top-N of one
+ * day's rows, about a millisecond for 30 days of 66 sources, where ranking every row of the range in one
+ * window sorted them all, 6 ms). SQLite, which has no LATERAL, ranks them in one window and adds them up in
+ * another read.
  */
-function closedTopPerDay(db: Kysely<Schema>, dimension: Dimension, from: string, to: string, closed: RawBuilder<unknown>, limit: ValueLimit) {
+async function readClosedTopPerDay(
+  db: Kysely<Schema>,
+  dimension: Dimension,
+  from: string,
+  to: string,
+  closed: RawBuilder<unknown>,
+  limit: ValueLimit,
+): Promise<{ top: DayCountRow[]; totals: DayCountRow[] }> {
   if (engineOf(db) === 'postgres') {
     // daily_counts.day compared as stored, so that the index finds each day; the values sorted by their bytes.
-    return sql`select days.day, top.* from (
+    const dayRows = sql`from daily_counts where dimension = ${dimension} and daily_counts.day = days.day`;
+    const found = await sql<Record<string, unknown>>`select days.day, top.*, totals.* from (
         select to_char(d, 'YYYY-MM-DD') as day from generate_series(${from}::date, ${to}::date, interval '1 day') as d
       ) as days cross join lateral (
-        select value collate "C" as value, views, visitors, clicks, clickers from daily_counts
-        where dimension = ${dimension} and daily_counts.day = days.day and value <> ${othersValue} order by ${valueOrder} ${limitClause(limit)}
-      ) as top`;
+        select value collate "C" as value, views, visitors, clicks, clickers ${dayRows} and value <> ${othersValue} order by ${valueOrder} ${limitClause(limit)}
+      ) as top cross join lateral (
+        select sum(views) as total_views, sum(visitors) as total_visitors, sum(clicks) as total_clicks, sum(clickers) as total_clickers,
+          sum(case when value = ${othersValue} then distinct_values else 1 end) as total_values ${dayRows}
+      ) as totals`.execute(db);
+    const totals = new Map<string, DayCountRow>();
+    for (const row of found.rows) if (!totals.has(String(row.day))) totals.set(String(row.day), totalOf(row));
+    return { top: found.rows.map(toDayCountRow), totals: [...totals.values()] };
   }
-  return sql`select day, value, views, visitors, clicks, clickers from (
-      select day, value, views, visitors, clicks, clickers,
-        row_number() over (partition by day order by case when value = ${othersValue} then 1 else 0 end, ${valueOrder}) as position
-      from (${closed}) as counts
-    ) as ranked where value <> ${othersValue} ${limit === 'all' ? sql`` : sql`and position <= ${limit}`}`;
+  const [top, totals] = await Promise.all([
+    rows(
+      db,
+      sql`select day, value, views, visitors, clicks, clickers from (
+          select day, value, views, visitors, clicks, clickers,
+            row_number() over (partition by day order by case when value = ${othersValue} then 1 else 0 end, ${valueOrder}) as position
+          from (${closed}) as counts
+        ) as ranked where value <> ${othersValue} ${limit === 'all' ? sql`` : sql`and position <= ${limit}`}`,
+    ),
+    rows(
+      db,
+      sql`select day, '' as value, ${sums}, sum(case when value = ${othersValue} then distinct_values else 1 end) as distinct_values
+        from (${closed}) as counts group by day having sum(case when value = ${othersValue} then 0 else 1 end) > 0`,
+    ),
+  ]);
+  return { top, totals };
 }
 
 /** Rows by their day, the days in the order first met. */
