@@ -31,7 +31,7 @@ export const load = () => `load average ${loadavg().map((value) => value.toFixed
 export interface VolumeFigures {
   engine: string;
   generationMs?: number;
-  /** The first start on the year's rows: to /healthz, and to every finished day closed. */
+  /** The first start on the year's rows: to /healthz, and to every finished day closed and its whole months and weeks summed. */
   readyMs?: number;
   closedMs?: number;
   recordingP99?: { views: number; clicks: number };
@@ -71,7 +71,7 @@ export function printTargets(figures: VolumeFigures[]) {
   rows.push(
     ['generating the rows', '', plain((f) => f.generationMs, seconds)],
     ['first start to /healthz', '', plain((f) => f.readyMs, seconds)],
-    ['... to every day closed', '', plain((f) => f.closedMs, seconds)],
+    ['... to every day closed and summed', '', plain((f) => f.closedMs, seconds)],
     ['alert rules (one look)', '', plain((f) => f.alertRules?.median, ms)],
     ['weekly digest', '', plain((f) => f.digest?.median, ms)],
     [`POST ${viewEndpoint} p99`, '', plain((f) => f.recordingP99?.views, ms)],
