@@ -163,12 +163,7 @@ interface SourceFigures {
   conversions: number;
 }
 
-/**
- * What the spend section reads, none of which waits for the rest of the report: the range's reported costs
- * summed per source, campaign and ad (one grouped query), per day, and the fixed-cost rules' days; then the
- * campaigns' and ads' visitors and credited conversions. The funnel report starts it with its first reads
- * (funnelReport.ts), so that this chain of two rounds is not left to run after them.
- */
+/** What the spend section reads (readCosts). */
 export interface CostReads {
   totals: CostTotal[];
   daily: DailyCostTotal[];
@@ -176,6 +171,12 @@ export interface CostReads {
   campaigns: CampaignReads;
 }
 
+/**
+ * What the spend section reads, none of which waits for the rest of the report: the range's reported costs
+ * summed per source, campaign and ad (one grouped query), per day, the fixed-cost rules' days and the
+ * campaigns' credited conversions; then the campaigns' and ads' visitors. The funnel report starts it with
+ * its first reads (funnelReport.ts), so that this chain of two rounds is not left to run after them.
+ */
 export async function readCosts(db: Kysely<Schema>, range: ReportRange, dayCounts: DayCounts): Promise<CostReads> {
   const [totals, daily, fixed, credited] = await Promise.all([
     readCostTotals(db, range),
