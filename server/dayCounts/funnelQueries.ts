@@ -4,6 +4,7 @@ import type { Schema } from '../db/schema';
 import { closedDayRows, openDayRows, rangeValueRows, toDayCountRow, valueOrder, type DayCounts } from './dayCounts';
 import { byBytes, byValueOrder, othersValue, type DayCountRow, type Dimension } from './dimensions';
 import type { ReportRange } from './reportRange';
+import { groupBy } from '../lib/groupBy';
 import { splitAtWholeMonths } from '../lib/utcDay';
 
 /**
@@ -116,7 +117,7 @@ export async function readTopValuesPerDayWithTotals(
     : { top: [], totals: [] };
   const top = closedTop.sort((a, b) => byBytes(a.day, b.day) || byValueOrder(a, b));
   const totals = closedTotals.sort((a, b) => byBytes(a.day, b.day));
-  for (const [day, dayRows] of groupByDay(openDayRows(dimension, from, to, dayCounts))) {
+  for (const [day, dayRows] of groupBy(openDayRows(dimension, from, to, dayCounts), (row) => row.day)) {
     const values = dayRows.filter((row) => row.value !== othersValue);
     if (values.length === 0) continue;
     top.push(...values.sort(byValueOrder).slice(0, limit === 'all' ? undefined : limit));
@@ -180,17 +181,6 @@ async function readClosedTopPerDay(
     ),
   ]);
   return { top, totals };
-}
-
-/** Rows by their day, the days in the order first met. */
-function groupByDay(dayRows: readonly DayCountRow[]): Map<string, DayCountRow[]> {
-  const days = new Map<string, DayCountRow[]>();
-  for (const row of dayRows) {
-    const day = days.get(row.day);
-    if (day) day.push(row);
-    else days.set(row.day, [row]);
-  }
-  return days;
 }
 
 /** Counted conversions of one source, campaign, ad and currency over a range; '' for a part not known. */

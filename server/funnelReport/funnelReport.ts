@@ -14,6 +14,7 @@ import { readFilteredCounts, type FilteredCounts } from './filteredCounts';
 import { readCosts, readCostsReport, type CostsReport } from './sourceCosts';
 import { readPerDay, readTopValues, readTopValuesPerDayWithTotals, readTopValuesWithTotal, type ValueLimit } from '../dayCounts/funnelQueries';
 import { readPlacementDaySums, readSourceDaySums, readSourceSums, type CurrencySum, type SourceSum } from '../dayCounts/conversionSums';
+import { groupBy } from '../lib/groupBy';
 
 export interface ClickCount {
   clicks: number;
@@ -116,16 +117,6 @@ const emptyCount = (): ClickCount => ({ clicks: 0, visitors: 0 });
 function add(target: ClickCount, row: ClickCount): void {
   target.clicks += row.clicks;
   target.visitors += row.visitors;
-}
-
-function groupBy<Row>(rows: readonly Row[], key: (row: Row) => string): Map<string, Row[]> {
-  const groups = new Map<string, Row[]>();
-  for (const row of rows) {
-    const group = groups.get(key(row));
-    if (group) group.push(row);
-    else groups.set(key(row), [row]);
-  }
-  return groups;
 }
 
 /**
