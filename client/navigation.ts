@@ -72,8 +72,15 @@ interface HistoryState {
   scrollY: number;
 }
 
-/** onPageShown: called after each completed in-place swap (a link followed, Back or Forward), e.g. to report the view. */
-export function startNavigation(islands: IslandScheduler, sections: SectionsInTurn, onPageShown?: () => void): void {
+/** What is told of each in-place page change (a link followed, Back or Forward), e.g. to report the views and the leaves. */
+export interface PageChanges {
+  /** Just before the swap, with the page being left still in place (location may already name the next, on Back or Forward). */
+  leaving?: () => void;
+  /** After the swap is complete. */
+  shown?: () => void;
+}
+
+export function startNavigation(islands: IslandScheduler, sections: SectionsInTurn, changes: PageChanges = {}): void {
   if (!('pushState' in history) || typeof DOMParser === 'undefined' || typeof fetch !== 'function') return;
   const pages = new Map<string, Promise<string>>();
   const announcer = createAnnouncer();
@@ -99,6 +106,7 @@ export function startNavigation(islands: IslandScheduler, sections: SectionsInTu
     const next = new DOMParser().parseFromString(html, 'text/html');
     if (buildFingerprint(next) !== buildFingerprint(document)) throw new Error('the site was updated');
 
+    changes.leaving?.();
     islands.unmount(document.body);
     swapHead(next);
     swapBody(next, announcer, url.pathname);
@@ -116,7 +124,7 @@ export function startNavigation(islands: IslandScheduler, sections: SectionsInTu
     focusHeading(target);
     announcer.textContent = document.title;
     islands.hydrate(document.body);
-    onPageShown?.();
+    changes.shown?.();
   }
 
   document.addEventListener('click', (event) => {

@@ -52,6 +52,7 @@ function Document({ manifest, styles, hasIslands, clickCounting, variants, child
               [clientAttributes.navigation]: manifest.runtimeModules.navigation,
               [clientAttributes.clickEndpoint]: clickCounting?.endpoint,
               [clientAttributes.viewEndpoint]: clickCounting?.viewEndpoint,
+              [clientAttributes.leaveEndpoint]: clickCounting?.leaveEndpoint,
               [clientAttributes.subIdParam]: clickCounting?.subIdParam,
             }}
           />

@@ -11,11 +11,11 @@ export interface PageContextValue {
   /** When set, each affiliate link adds PARAM=placement so the network reports which button converts. */
   affiliateSubIdParam?: string;
   /**
-   * Click counting (see shared/clickBeacon.ts and shared/viewBeacon.ts): where clicks and page views are
-   * reported, the sub-ID parameter the click reporter puts a click ID into (AFFILIATE_SUBID_PARAM), and
+   * Click counting (see shared/clickBeacon.ts, shared/viewBeacon.ts and shared/leaveBeacon.ts): where clicks,
+   * page views and leave reports are reported, the sub-ID parameter the click reporter puts a click ID into (AFFILIATE_SUBID_PARAM), and
    * how long raw rows are kept; undefined when off.
    */
-  clickCounting?: { endpoint: string; viewEndpoint: string; subIdParam?: string; retentionDays: number };
+  clickCounting?: { endpoint: string; viewEndpoint: string; leaveEndpoint: string; subIdParam?: string; retentionDays: number };
   /** Where readers of the policies write to (CONTACT_EMAIL); undefined only on a non-https preview. */
   contactEmail?: string;
   /** The home page's words when an experiment's variant changes them (shared/experiments/); the content's own otherwise. */

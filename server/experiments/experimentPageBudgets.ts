@@ -2,6 +2,7 @@ import { clickEndpoint } from '../../shared/clickBeacon';
 import { isRunning, type Experiment } from '../../shared/experiments/experiment';
 import type { PageContextValue } from '../../shared/pageContext';
 import { viewEndpoint } from '../../shared/viewBeacon';
+import { leaveEndpoint } from '../../shared/leaveBeacon';
 import { renderAllPages } from '../pages';
 import type { PageAssets } from '../render';
 
@@ -16,7 +17,7 @@ const publicSite: PageContextValue = {
   siteUrl: 'https://auctions-guide.example.com',
   affiliateUrl: 'https://www.example.com/register?ref=auctions-guide-operator-id',
   affiliateSubIdParam: 'subid',
-  clickCounting: { endpoint: clickEndpoint, viewEndpoint, subIdParam: 'subid', retentionDays: 400 },
+  clickCounting: { endpoint: clickEndpoint, viewEndpoint, leaveEndpoint, subIdParam: 'subid', retentionDays: 400 },
   contactEmail: 'privacy@auctions-guide.example.com',
 };
 

@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { reachAttribute } from '../leaveBeacon';
 
 export interface SectionProps {
   /** The anchor id the top bar scrolls to. */
@@ -11,11 +12,11 @@ export interface SectionProps {
   children: ReactNode;
 }
 
-/** A home page section: its anchor, its heading (h2, named by aria-labelledby), an optional intro. */
+/** A home page section: its anchor, its heading (h2, named by aria-labelledby), an optional intro; its reach is counted under its id. */
 export function Section({ id, heading, intro, tone = 'plain', layout = 'stacked', children }: SectionProps) {
   const headingId = `${id}-title`;
   return (
-    <section id={id} className={`section section--${tone}`} aria-labelledby={headingId}>
+    <section id={id} className={`section section--${tone}`} aria-labelledby={headingId} {...{ [reachAttribute]: id }}>
       <div className="section__inner">
         <header className="section__header">
           <h2 id={headingId}>{heading}</h2>

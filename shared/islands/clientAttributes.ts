@@ -30,6 +30,8 @@ export const clientAttributes = {
   clickEndpoint: 'data-click-endpoint',
   /** On the entry script: the endpoint to report page views to; absent when counting is off, and then none is sent. */
   viewEndpoint: 'data-view-endpoint',
+  /** On the entry script: the endpoint to send each page view's leave report to (how far, what was seen, how long); absent when counting is off. */
+  leaveEndpoint: 'data-leave-endpoint',
   /**
    * On the entry script: the affiliate address's sub-ID parameter (AFFILIATE_SUBID_PARAM), present only
    * while counting is on; the click reporter then puts a fresh click ID into it at the moment of the click.

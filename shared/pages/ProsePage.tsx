@@ -3,6 +3,7 @@ import { PageHead } from '../components/PageHead';
 import { Prose, type ProseSettings } from '../components/Prose';
 import { site } from '../content/site';
 import type { ContentCondition, ProsePage as ProsePageContent } from '../content/types';
+import { reachAttribute } from '../leaveBeacon';
 import { usePageContext } from '../pageContext';
 
 /** A long-form text page (privacy policy, terms, about), set for reading. */
@@ -29,7 +30,7 @@ export function ProsePage({ page }: { page: ProsePageContent }) {
         {page.lastUpdated && <p className="prose-page__updated">{site.lastUpdatedLabel.replace('{date}', page.lastUpdated)}</p>}
         <Prose blocks={page.intro.filter(shown)} settings={settings} />
         {page.sections.filter(shown).map((section) => (
-          <section key={section.id} aria-labelledby={section.id}>
+          <section key={section.id} aria-labelledby={section.id} {...{ [reachAttribute]: section.id }}>
             <h2 id={section.id}>{section.heading}</h2>
             <Prose blocks={section.blocks.filter(shown)} settings={settings} />
           </section>

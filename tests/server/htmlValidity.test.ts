@@ -18,6 +18,7 @@ import { clickEndpoint } from '../../shared/clickBeacon';
 import { experiments as contentExperiments } from '../../shared/content/experiments';
 import { isRunning, type Experiment } from '../../shared/experiments/experiment';
 import { viewEndpoint } from '../../shared/viewBeacon';
+import { leaveEndpoint } from '../../shared/leaveBeacon';
 import { newClickId } from '../../shared/affiliate';
 import { adminToken, basicAuth, openAdminApp } from '../support/adminApp';
 import { createCostStore } from '../../server/costs/costStore';
@@ -48,7 +49,7 @@ function renderedPages(config: Config): Map<string, string> {
       affiliateUrl: config.affiliateUrl,
       affiliateSubIdParam: config.affiliateSubIdParam,
       clickCounting: config.statistics
-        ? { endpoint: clickEndpoint, viewEndpoint, subIdParam: config.affiliateSubIdParam, retentionDays: config.statistics.retentionDays }
+        ? { endpoint: clickEndpoint, viewEndpoint, leaveEndpoint, subIdParam: config.affiliateSubIdParam, retentionDays: config.statistics.retentionDays }
         : undefined,
       contactEmail: config.contactEmail,
     },

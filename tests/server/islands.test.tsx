@@ -30,7 +30,7 @@ const manifest: AssetManifest = {
 };
 const assets = { manifest, styles: [] };
 const context: PageContextValue = { siteUrl: 'https://guide.example.org', affiliateUrl: 'https://partner.example.net/' };
-const counting: PageContextValue = { ...context, clickCounting: { endpoint: '/api/clicks', viewEndpoint: '/api/views', retentionDays: 400 } };
+const counting: PageContextValue = { ...context, clickCounting: { endpoint: '/api/clicks', viewEndpoint: '/api/views', leaveEndpoint: '/api/leaves', retentionDays: 400 } };
 
 /** A stand-in island component, to feed the runtime arbitrary props. */
 function Echo({ text }: { text: string }) {
@@ -110,11 +110,12 @@ describe('islands on the server', () => {
 });
 
 describe('the entry script', () => {
-  it('is on a page without islands while click counting is on, with the click and view endpoints', () => {
+  it('is on a page without islands while click counting is on, with the click, view and leave endpoints', () => {
     const script = entryScript(parse(renderPage(<p>Plain</p>, counting, assets)));
     expect(script).toHaveLength(1);
     expect(script.attr(clientAttributes.clickEndpoint)).toBe('/api/clicks');
     expect(script.attr(clientAttributes.viewEndpoint)).toBe('/api/views');
+    expect(script.attr(clientAttributes.leaveEndpoint)).toBe('/api/leaves');
     expect(script.attr(clientAttributes.subIdParam)).toBeUndefined();
   });
 
@@ -123,11 +124,12 @@ describe('the entry script', () => {
     expect(entryScript(parse(renderPage(<p>Plain</p>, withSubId, assets))).attr(clientAttributes.subIdParam)).toBe('subid');
   });
 
-  it('is on a page with islands while click counting is off, without a click or view endpoint or sub-ID parameter', () => {
+  it('is on a page with islands while click counting is off, without a click, view or leave endpoint or sub-ID parameter', () => {
     const script = entryScript(parse(renderPage(<EchoIsland text="x" />, { ...context, affiliateSubIdParam: 'subid' }, assets)));
     expect(script).toHaveLength(1);
     expect(script.attr(clientAttributes.clickEndpoint)).toBeUndefined();
     expect(script.attr(clientAttributes.viewEndpoint)).toBeUndefined();
+    expect(script.attr(clientAttributes.leaveEndpoint)).toBeUndefined();
     expect(script.attr(clientAttributes.subIdParam)).toBeUndefined();
   });
 

@@ -1,4 +1,5 @@
 import { useHomeCopy } from './useHomeCopy';
+import { reachAttribute } from '../../leaveBeacon';
 import { site } from '../../content/site';
 import { Picture } from '../../images/Picture';
 import { AffiliateLink } from '../AffiliateLink';
@@ -6,7 +7,7 @@ import { AffiliateLink } from '../AffiliateLink';
 export function Hero() {
   const { hero } = useHomeCopy();
   return (
-    <section id="hero" className="hero" aria-labelledby="hero-title">
+    <section id="hero" className="hero" aria-labelledby="hero-title" {...{ [reachAttribute]: 'hero' }}>
       <div className="hero__inner">
         <div className="hero__text">
           <p className="eyebrow">{hero.eyebrow}</p>
