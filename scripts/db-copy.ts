@@ -31,6 +31,7 @@ function summary(report: CopyReport): string {
   return [
     line('raw clicks', report.clicks, 'the target holds their click ID already, and a click ID counts once'),
     line('page views', report.views),
+    line('leave reports', report.leaves),
     line('conversions', report.conversions, 'the target holds these txids in another state and keeps its own'),
     ...skippedTxids.slice(0, txidsNamed).map((txid) => `    kept the target's state of txid ${JSON.stringify(txid)}\n`),
     skippedTxids.length > txidsNamed ? `    and ${skippedTxids.length - txidsNamed} more\n` : '',

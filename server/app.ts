@@ -2,6 +2,7 @@ import compression from 'compression';
 import express, { type ErrorRequestHandler, type RequestHandler } from 'express';
 import { clickEndpoint } from '../shared/clickBeacon';
 import { viewEndpoint } from '../shared/viewBeacon';
+import { leaveEndpoint } from '../shared/leaveBeacon';
 import { canonicalPagePath } from '../shared/routes';
 import { adminRoutes } from './admin/adminRoutes';
 import { addressRateLimit, clickRoutes, visitorRateLimit } from './clicks/clickRoute';
@@ -20,6 +21,7 @@ import { seoFiles } from './seoFiles';
 import { sendStaticEntry } from './staticEntry';
 import { loadStaticFiles } from './staticFiles';
 import { viewAddressRateLimit, viewRoutes, viewVisitorRateLimit } from './views/viewRoute';
+import { leaveRoutes } from './leaves/leaveRoute';
 import type { LinkHealthState } from './linkHealth/linkMonitor';
 import { experiments as contentExperiments } from '../shared/content/experiments';
 import { experimentProblems } from '../shared/experiments/checkExperiments';
@@ -45,6 +47,9 @@ export interface AppOptions {
   viewRateLimiter?: RateLimiter;
   /** Limits page-view reports per client address; by default a burst of 120, then one every 0.5 seconds. */
   viewAddressRateLimiter?: RateLimiter;
+  /** Limit leave reports per visitor and per client address; by default at the views' rates (one leave per view). */
+  leaveRateLimiter?: RateLimiter;
+  leaveAddressRateLimiter?: RateLimiter;
   /** The affiliate link's health, shown on /admin when the server checks it (LINK_CHECK_HOURS). */
   linkHealth?: () => Promise<LinkHealthState>;
   /** The split tests of the home page's words; shared/content/experiments.ts's unless given (tests give their own). */
@@ -101,7 +106,7 @@ export function createApp(config: Config, options: AppOptions = {}): express.Exp
       affiliateUrl: config.affiliateUrl,
       affiliateSubIdParam: config.affiliateSubIdParam,
       clickCounting: config.statistics
-        ? { endpoint: clickEndpoint, viewEndpoint, subIdParam: config.affiliateSubIdParam, retentionDays: config.statistics.retentionDays }
+        ? { endpoint: clickEndpoint, viewEndpoint, leaveEndpoint, subIdParam: config.affiliateSubIdParam, retentionDays: config.statistics.retentionDays }
         : undefined,
       contactEmail: config.contactEmail,
     },
@@ -119,12 +124,15 @@ export function createApp(config: Config, options: AppOptions = {}): express.Exp
   app.use(securityHeaders(config, styles.map((style) => style.cspHash), (path) => path.startsWith('/assets/') && files.has(path)));
 
   if (stores) {
-    // Clicks and views each have limits of their own: one visitor sends many more views than clicks.
+    // Clicks, views and leaves each have limits of their own: one visitor sends many more views than clicks.
     const guards = (rateLimiter: RateLimiter, addressRateLimiter: RateLimiter) => ({ hashVisitor: stores.hashVisitor, rateLimiter, addressRateLimiter, siteUrl: config.siteUrl, filtered: stores.filtered });
     const clickGuards = guards(options.clickRateLimiter ?? createRateLimiter(visitorRateLimit), options.addressRateLimiter ?? createRateLimiter(addressRateLimit));
     const viewGuards = guards(options.viewRateLimiter ?? createRateLimiter(viewVisitorRateLimit), options.viewAddressRateLimiter ?? createRateLimiter(viewAddressRateLimit));
     app.use(clickRoutes({ store: stores.clicks, experiments, ...clickGuards }));
     app.use(viewRoutes({ store: stores.views, experiments, ...viewGuards }));
+    // One leave report per view: limits of their own at the views' rates, so leaving never costs a view.
+    const leaveGuards = guards(options.leaveRateLimiter ?? createRateLimiter(viewVisitorRateLimit), options.leaveAddressRateLimiter ?? createRateLimiter(viewAddressRateLimit));
+    app.use(leaveRoutes({ store: stores.leaves, experiments, ...leaveGuards }));
     // Only with CONVERSIONS_KEY set; without it /api/conversions does not exist: 404 to every method.
     if (config.conversionsKey) app.use(conversionRoutes({ key: config.conversionsKey, store: stores.conversions, experiments }));
     // The same key lets scripts set what ads cost; without it /api/costs does not exist either.

@@ -2,6 +2,7 @@ import { createClickStore, type ClickStore } from './clicks/clickStore';
 import { createConversionStore, type ConversionStore } from './conversions/conversionStore';
 import { createCostStore, type CostStore } from './costs/costStore';
 import { createViewStore, type ViewStore } from './views/viewStore';
+import { createLeaveStore, type LeaveStore } from './leaves/leaveStore';
 import { databaseLinkCheckLog, type LinkCheckLog } from './linkHealth/linkCheckLog';
 import { inProcessReportReader, type ReportReader } from './reports/reportReader';
 import { claimJobRun } from './jobs/jobRuns';
@@ -17,6 +18,8 @@ export interface StatsStores {
   conversions: ConversionStore;
   /** Page views, reported by the entry script. */
   views: ViewStore;
+  /** Each page view's leave report: how far down the visitor got, what they saw, how long they read (issue 29). */
+  leaves: LeaveStore;
   /** What each source costs: reported per day (POST /api/costs, the imports) and the fixed-cost rules (npm run costs:set). */
   costs: CostStore;
   hashVisitor: VisitorHasher;
@@ -37,6 +40,7 @@ export function createStatsStores(database: AppDatabase, reports: ReportReader =
     clicks: createClickStore(database.db),
     conversions: createConversionStore(database.db),
     views: createViewStore(database.db),
+    leaves: createLeaveStore(database.db),
     costs: createCostStore(database.db),
     hashVisitor: createVisitorHasher(database.db),
     filtered: createFilteredCounter(database.db),

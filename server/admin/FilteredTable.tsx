@@ -6,7 +6,7 @@ import { ColumnHeads } from './ColumnHeads';
 import { Caption, ScrollBox } from './ScrollBox';
 import { DaysTable, maxTableDays } from './tableDays';
 
-const pair = ({ views, clicks }: FilteredFigures) => (views > 0 || clicks > 0 ? `${countText(views)} / ${countText(clicks)}` : '–');
+const triple = ({ views, clicks, leaves }: FilteredFigures) => (views > 0 || clicks > 0 || leaves > 0 ? `${countText(views)} / ${countText(clicks)} / ${countText(leaves)}` : '–');
 
 /**
  * The beacons' reports that were not counted, and why (server/dayCounts/filterReasons.ts): per reason over
@@ -23,7 +23,7 @@ export function FilteredTable({ filtered, from, to }: Pick<FunnelReport, 'filter
           <Caption>
             Reports not counted, by reason, {from} to {to}
           </Caption>
-          <ColumnHeads columns={['Reason', 'Page views', 'Clicks']} />
+          <ColumnHeads columns={['Reason', 'Page views', 'Clicks', 'Leave reports']} />
           <tbody>
             {filterReasons.map((reason) => (
               <tr key={reason}>
@@ -33,6 +33,7 @@ export function FilteredTable({ filtered, from, to }: Pick<FunnelReport, 'filter
                 </th>
                 <td>{countText(filtered.reasons[reason].views)}</td>
                 <td>{countText(filtered.reasons[reason].clicks)}</td>
+                <td>{countText(filtered.reasons[reason].leaves)}</td>
               </tr>
             ))}
           </tbody>
@@ -41,6 +42,7 @@ export function FilteredTable({ filtered, from, to }: Pick<FunnelReport, 'filter
               <th scope="row">All reasons</th>
               <td>{countText(filtered.views)}</td>
               <td>{countText(filtered.clicks)}</td>
+              <td>{countText(filtered.leaves)}</td>
             </tr>
           </tfoot>
         </table>
@@ -50,7 +52,7 @@ export function FilteredTable({ filtered, from, to }: Pick<FunnelReport, 'filter
         so the last few are not here yet.
       </p>
       {newest.length > 0 && (
-        <DaysTable label="Reports not counted per day" caption=", days with none left out; page views / clicks" more={more}>
+        <DaysTable label="Reports not counted per day" caption=", days with none left out; page views / clicks / leave reports" more={more}>
           <ColumnHeads columns={['Day', 'All', ...filterReasons]} />
           <tbody>
             {newest.slice(0, maxTableDays).map((entry) => (
@@ -58,9 +60,9 @@ export function FilteredTable({ filtered, from, to }: Pick<FunnelReport, 'filter
                 <th scope="row" className="day">
                   {entry.day}
                 </th>
-                <td>{pair(entry)}</td>
+                <td>{triple(entry)}</td>
                 {filterReasons.map((reason) => (
-                  <td key={reason}>{pair(entry.reasons[reason])}</td>
+                  <td key={reason}>{triple(entry.reasons[reason])}</td>
                 ))}
               </tr>
             ))}

@@ -44,8 +44,17 @@ export interface BeaconRouteOptions<Report> extends BeaconGuardOptions {
   expected: string;
   /** The report in a request (its body as text, and for pings its query and headers); undefined when it is not a valid one. */
   read(req: Request, body: string): Report | undefined;
-  /** Writes the report; when the promise resolves, it is committed. */
-  record(report: Report, visit: ReportVisit): Promise<void>;
+  /**
+   * Writes the report; when the promise resolves, it is committed. A report the database's state refuses
+   * (a leave report with no view to go with) resolves to its reason instead, answered 409 and counted.
+   */
+  record(report: Report, visit: ReportVisit): Promise<void | RefusedReport>;
+}
+
+/** A report refused by what is recorded already (filterReasons.ts), with the answer's words. */
+export interface RefusedReport {
+  reason: FilterReason;
+  message: string;
 }
 
 /** How long a client should wait when the database cannot take a report. */
@@ -103,7 +112,8 @@ export function storedReferrerHost(referrer: unknown, ownHost: string): string |
 /**
  * POST `endpoint`: one report of something a visitor did. 204 when counted, or answered and
  * deliberately not counted (bots, prefetches, Global Privacy Control / Do Not Track), so nothing is
- * learned by probing; 400 for anything but a small, well-formed report (`read`); 403 from another site;
+ * learned by probing; 400 for anything but a small, well-formed report (`read`); 409 for one that what is
+ * recorded refuses (`record`: a leave report with no view of its page); 403 from another site;
  * 429 when one visitor or one address (an IPv6 /64) reports too fast; 503 with Retry-After when the
  * database cannot take it; 405 for other methods. The 204 is sent only after the row is committed, so an
  * acknowledged report is never lost. Never a cookie, never cached. Every answer but 204-recorded, 503
@@ -175,10 +185,15 @@ export function beaconRoute<Report>(options: BeaconRouteOptions<Report>): expres
     if (waitMs > 0) return tooMany(res, waitMs);
     rateLimiter.take(visitor, at);
     addressRateLimiter.take(address, at);
+    let refused: void | RefusedReport;
     try {
-      await record(report, { at: now(), device: deviceClass(userAgent, req.get('sec-ch-ua-mobile')), visitor });
+      refused = await record(report, { at: now(), device: deviceClass(userAgent, req.get('sec-ch-ua-mobile')), visitor });
     } catch {
       return unavailable(res);
+    }
+    if (refused) {
+      countFiltered(refused.reason);
+      return reject(res, 409, refused.message);
     }
     res.status(204).end();
   };

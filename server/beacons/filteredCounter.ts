@@ -28,12 +28,12 @@ export interface FilteredCounter {
 export const flushIntervalMs = 10_000;
 
 /**
- * The bound of the in-memory map. Its keys are the server's own (the day of the server's clock, two
- * beacons, six reasons: 12 a day), so no request can add keys of its choosing; only a database that
+ * The bound of the in-memory map. Its keys are the server's own (the day of the server's clock, three
+ * beacons, eight reasons: 24 a day), so no request can add keys of its choosing; only a database that
  * refuses every flush for days makes it grow, and this holds 100 days of every key. Past it, the oldest
  * day's counts are given up first.
  */
-export const maxFilteredKeys = 1_200;
+export const maxFilteredKeys = 2_400;
 
 type Key = `${string} ${FilteredBeacon} ${FilterReason}`;
 

@@ -13,6 +13,7 @@ export interface Schema {
   conversions: ConversionsTable;
   conversion_events: ConversionEventsTable;
   views: ViewsTable;
+  leaves: LeavesTable;
   daily_counts: DailyCountsTable;
   closed_days: ClosedDaysTable;
   monthly_counts: MonthlyCountsTable;
@@ -160,6 +161,27 @@ export interface ViewsTable {
   visitor: string;
   /** As clicks.variants. */
   variants: Generated<string>;
+}
+
+/**
+ * One page view's leave report (issue 29, server/leaves/): sent when the visitor left or hid the page, taken
+ * only for a view of that page by that visitor that day, at most one per view.
+ */
+export interface LeavesTable {
+  id: Generated<number>;
+  at: number;
+  day: string;
+  page: string;
+  device: string;
+  visitor: string;
+  /** As views.variants. */
+  variants: Generated<string>;
+  /** The ids of the sections reached, space-separated, in page order (server/leaves/pageLayout.ts). */
+  sections: string;
+  /** The placements seen by the viewability rule (shared/leaveBeacon.ts), space-separated, in page order. */
+  seen: string;
+  /** Seconds the page was visible and the visitor active, at most leaveBeaconLimits.maxEngagedSeconds. */
+  engaged_seconds: number;
 }
 
 /**

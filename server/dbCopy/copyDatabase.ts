@@ -17,6 +17,8 @@ export interface CopyReport {
   sourceSchema: number;
   clicks: CopyCounts;
   views: CopyCounts;
+  /** Page views' leave reports (schema 17, server/leaves/). */
+  leaves: CopyCounts;
   conversions: ConversionCopyCounts;
   conversionEvents: CopyCounts;
   /** Closed days' totals, and the days they close (see server/jobs/closeDays.ts). */
@@ -47,9 +49,9 @@ const attributionColumns = ['click_day', 'page', 'source', 'device'];
 
 /**
  * Copies what one database holds into another (SQLite into PostgreSQL, for an operator who outgrows
- * one machine): raw clicks and page views, conversions with their history, the closed days' totals,
+ * one machine): raw clicks and page views with their leave reports, conversions with their history, the closed days' totals,
  * the folded conversions, the link-check history, and what each source cost. Running it again changes nothing:
- * - rows without a key of their own (clicks, views, conversion history, link checks) count as already
+ * - rows without a key of their own (clicks, views, leave reports, conversion history, link checks) count as already
  *   there when the target held an identical one before this copy began; identical rows are matched one
  *   for one, so two real clicks in the same millisecond both arrive;
  * - rows with a key (a conversion's txid, a daily total's day, dimension and value) are copied when
@@ -76,6 +78,10 @@ export async function copyDatabase(source: Kysely<Schema>, target: Kysely<Schema
     // A click ID counts once (migration 6): a click whose ID the target already holds is skipped, never an error.
     clicks: await copyUnkeyedRows(source, target, 'clicks', 'at', funnel ? [...clickColumns, 'click_id', 'source', ...clickCampaign, ...variants] : clickColumns, { unique: 'click_id' }),
     views: funnel ? await copyUnkeyedRows(source, target, 'views', 'at', ['at', 'day', 'page', 'referrer_host', 'source', 'medium', 'campaign', ...viewAd, 'device', 'visitor', ...variants]) : noneCopied(),
+    leaves:
+      sourceSchema >= 17
+        ? await copyUnkeyedRows(source, target, 'leaves', 'at', ['at', 'day', 'page', 'device', 'visitor', 'variants', 'sections', 'seen', 'engaged_seconds'])
+        : noneCopied(),
     conversions,
     conversionEvents:
       sourceSchema >= 3

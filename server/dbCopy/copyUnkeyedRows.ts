@@ -4,7 +4,7 @@ import { batchesOf, keyOf, noneCopied, pick, type CopyCounts, type Row } from '.
 
 const batchSize = 1000;
 
-export type UnkeyedTable = 'clicks' | 'views' | 'conversion_events' | 'link_checks';
+export type UnkeyedTable = 'clicks' | 'views' | 'leaves' | 'conversion_events' | 'link_checks';
 
 export interface CopyRowsOptions {
   /** Rows not to copy, counted as skipped. */

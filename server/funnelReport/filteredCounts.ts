@@ -1,13 +1,18 @@
 import type { Kysely } from 'kysely';
 import type { Schema } from '../db/schema';
-import { filteredBeacons, filterReasons, type FilterReason } from '../dayCounts/filterReasons';
+import { filteredBeacons, filterReasons, type FilteredBeacon, type FilterReason } from '../dayCounts/filterReasons';
 import type { ReportRange } from '../dayCounts/reportRange';
 
-/** Page views and clicks not counted, for one reason or for all. */
+/** Page views, clicks and leave reports not counted, for one reason or for all. */
 export interface FilteredFigures {
   views: number;
   clicks: number;
+  leaves: number;
 }
+
+/** Each beacon's figure. */
+const figureOf: Record<FilteredBeacon, keyof FilteredFigures> = { view: 'views', click: 'clicks', leave: 'leaves' };
+const noFigures = (): FilteredFigures => ({ views: 0, clicks: 0, leaves: 0 });
 
 /** The figures per reason, every reason in filterReasons' order, zeros included. */
 export type FilteredByReason = Record<FilterReason, FilteredFigures>;
@@ -24,10 +29,10 @@ export interface FilteredCounts extends FilteredFigures {
   days: ({ day: string; reasons: FilteredByReason } & FilteredFigures)[];
 }
 
-const byReason = (): FilteredByReason => Object.fromEntries(filterReasons.map((reason) => [reason, { views: 0, clicks: 0 }])) as FilteredByReason;
+const byReason = (): FilteredByReason => Object.fromEntries(filterReasons.map((reason) => [reason, noFigures()])) as FilteredByReason;
 
 /**
- * A range's filtered counts: at most 12 rows a day (two beacons, six reasons) read by the primary key's
+ * A range's filtered counts: at most 24 rows a day (three beacons, eight reasons) read by the primary key's
  * leading day, so a range's cost follows its days (at most maxReportDays), never the traffic behind them.
  */
 export async function readFilteredCounts(db: Kysely<Schema>, range: ReportRange): Promise<FilteredCounts> {
@@ -40,16 +45,16 @@ export async function readFilteredCounts(db: Kysely<Schema>, range: ReportRange)
     .where('reason', 'in', [...filterReasons])
     .orderBy('day')
     .execute();
-  const report: FilteredCounts = { views: 0, clicks: 0, reasons: byReason(), days: [] };
+  const report: FilteredCounts = { ...noFigures(), reasons: byReason(), days: [] };
   const days = new Map<string, FilteredCounts['days'][number]>();
   for (const row of rows) {
     // PostgreSQL returns a bigint as text.
     const count = Number(row.count);
-    const figure = row.beacon === 'view' ? 'views' : 'clicks';
+    const figure = figureOf[row.beacon as FilteredBeacon];
     const reason = row.reason as FilterReason;
     let day = days.get(row.day);
     if (!day) {
-      day = { day: row.day, views: 0, clicks: 0, reasons: byReason() };
+      day = { day: row.day, ...noFigures(), reasons: byReason() };
       days.set(row.day, day);
       report.days.push(day);
     }

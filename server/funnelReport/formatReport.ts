@@ -1,5 +1,6 @@
 import type { FunnelReport, OtherSources } from './funnelReport';
 import type { SourceCosts } from './sourceCosts';
+import type { FilteredFigures } from './filteredCounts';
 import type { Earnings } from '../dayCounts/earnings';
 import { amountText, counted, rate, revenueText, share, sourceName } from '../dayCounts/reportNumbers';
 import { filterReasons } from '../dayCounts/filterReasons';
@@ -131,9 +132,10 @@ function dayLines(report: FunnelReport): string[] {
 
 /** The reports not counted over the range, per reason (--json has them per day too). */
 function filteredLines({ filtered }: FunnelReport): string[] {
-  const rows: string[][] = [['Reason', 'Views', 'Clicks']];
-  for (const reason of filterReasons) rows.push([reason, countText(filtered.reasons[reason].views), countText(filtered.reasons[reason].clicks)]);
-  rows.push(['all reasons', countText(filtered.views), countText(filtered.clicks)]);
+  const rows: string[][] = [['Reason', 'Views', 'Clicks', 'Leaves']];
+  const figures = ({ views, clicks, leaves }: FilteredFigures) => [countText(views), countText(clicks), countText(leaves)];
+  for (const reason of filterReasons) rows.push([reason, ...figures(filtered.reasons[reason])]);
+  rows.push(['all reasons', ...figures(filtered)]);
   return [table(rows, 1), 'Kept per day, report kind and reason only; --json has each day.'];
 }
 

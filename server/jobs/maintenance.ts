@@ -51,8 +51,8 @@ export async function runMaintenance(stores: MaintenanceStores, logger: Logger, 
     if (!(await stores.claimJobRun('fold', utcDay(now)))) return;
     const raw = await forgetRawRows(db, retentionDays, now);
     const conversions = await stores.conversions.foldOldConversions(retentionDays, now);
-    if (raw.views + raw.clicks + conversions > 0) {
-      logger.info(`Deleted ${raw.views} views and ${raw.clicks} clicks older than ${retentionDays} days (their days stay in the daily totals), and folded ${conversions} conversions older than ${Math.max(retentionDays, minimumConversionDays)} days into daily totals`);
+    if (raw.views + raw.clicks + raw.leaves + conversions > 0) {
+      logger.info(`Deleted ${raw.views} views${raw.leaves > 0 ? `, ${raw.leaves} leave reports` : ''} and ${raw.clicks} clicks older than ${retentionDays} days (their days stay in the daily totals), and folded ${conversions} conversions older than ${Math.max(retentionDays, minimumConversionDays)} days into daily totals`);
     }
     await forgetJobRunsBefore(db, new Date(now.getTime() - jobRunHistoryMs));
     await forgetDeliveriesBefore(db, now.getTime() - deliveryHistoryMs);

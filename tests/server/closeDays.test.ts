@@ -168,11 +168,11 @@ describe.each(engines)('closing days on %s', (engine) => {
     ]);
     await addClicks(db(), [{ at: '2026-11-01T10:01:00Z', visitor: 'a', source: 'newsletter', placement: 'hero' }]);
     // Nothing is closed yet, so nothing is deleted, whatever the retention period says.
-    expect(await forgetRawRows(db(), 10, now)).toEqual({ views: 0, clicks: 0 });
+    expect(await forgetRawRows(db(), 10, now)).toEqual({ views: 0, clicks: 0, leaves: 0 });
     const range = { from: '2026-11-01', to: '2026-11-21' };
     const before = await readFunnelReport(db(), range);
     await close();
-    expect(await forgetRawRows(db(), 10, now)).toEqual({ views: 2, clicks: 1 });
+    expect(await forgetRawRows(db(), 10, now)).toEqual({ views: 2, clicks: 1, leaves: 0 });
     expect(await db().selectFrom('views').select('day').execute()).toEqual([{ day: '2026-11-20' }]);
     expect(await readFunnelReport(db(), range)).toEqual(before);
   });
@@ -180,7 +180,7 @@ describe.each(engines)('closing days on %s', (engine) => {
   it('deletes a busy day past retention a batch at a time, every row of it', async () => {
     await addViews(db(), Array.from({ length: 4500 }, (_, index) => ({ at: '2026-11-01T10:00:00Z', visitor: `v${index}` })));
     await close();
-    expect(await forgetRawRows(db(), 10, now)).toEqual({ views: 4500, clicks: 0 });
+    expect(await forgetRawRows(db(), 10, now)).toEqual({ views: 4500, clicks: 0, leaves: 0 });
     expect(await db().selectFrom('views').select('id').execute()).toEqual([]);
     // Past 128 a day's distinct visitors are a sketch's estimate (server/dayCounts/distinctCount.ts): within 3 standard errors.
     const [all] = await counts('2026-11-01', 'all');

@@ -213,12 +213,14 @@ describe.each(engines)('reports not counted, on %s', (engine) => {
         ['2026-11-21', 'view', 'rate-limited', 30],
         ['2026-11-21', 'click', 'bot', 2],
         ['2026-11-22', 'click', 'cross-site', 7],
+        ['2026-11-19', 'leave', 'repeat', 1],
+        ['2026-11-21', 'leave', 'no-view', 5],
       ];
       for (const [day, beacon, reason, count] of counts) for (let i = 0; i < count; i += 1) counter.count(beacon, reason, at(day));
       await counter.flush();
     }
     const range = { from: '2026-11-19', to: '2026-11-21' };
-    const zeros = Object.fromEntries(filterReasons.map((reason) => [reason, { views: 0, clicks: 0 }]));
+    const zeros = Object.fromEntries(filterReasons.map((reason) => [reason, { views: 0, clicks: 0, leaves: 0 }]));
 
     it('has per reason and beacon over the range, and per day with anything filtered, bounded by the range', async () => {
       await layOut(database.db());
@@ -226,10 +228,24 @@ describe.each(engines)('reports not counted, on %s', (engine) => {
       expect(filtered).toEqual({
         views: 934,
         clicks: 3,
-        reasons: { ...zeros, bot: { views: 904, clicks: 2 }, 'rate-limited': { views: 30, clicks: 0 }, malformed: { views: 0, clicks: 1 } },
+        leaves: 6,
+        reasons: {
+          ...zeros,
+          bot: { views: 904, clicks: 2, leaves: 0 },
+          'rate-limited': { views: 30, clicks: 0, leaves: 0 },
+          malformed: { views: 0, clicks: 1, leaves: 0 },
+          'no-view': { views: 0, clicks: 0, leaves: 5 },
+          repeat: { views: 0, clicks: 0, leaves: 1 },
+        },
         days: [
-          { day: '2026-11-19', views: 4, clicks: 1, reasons: { ...zeros, bot: { views: 4, clicks: 0 }, malformed: { views: 0, clicks: 1 } } },
-          { day: '2026-11-21', views: 930, clicks: 2, reasons: { ...zeros, bot: { views: 900, clicks: 2 }, 'rate-limited': { views: 30, clicks: 0 } } },
+          { day: '2026-11-19', views: 4, clicks: 1, leaves: 1, reasons: { ...zeros, bot: { views: 4, clicks: 0, leaves: 0 }, malformed: { views: 0, clicks: 1, leaves: 0 }, repeat: { views: 0, clicks: 0, leaves: 1 } } },
+          {
+            day: '2026-11-21',
+            views: 930,
+            clicks: 2,
+            leaves: 5,
+            reasons: { ...zeros, bot: { views: 900, clicks: 2, leaves: 0 }, 'rate-limited': { views: 30, clicks: 0, leaves: 0 }, 'no-view': { views: 0, clicks: 0, leaves: 5 } },
+          },
         ],
       });
       // Every reason is listed, in the module's order, zeros included.
@@ -242,26 +258,28 @@ describe.each(engines)('reports not counted, on %s', (engine) => {
       const page = parseHtml((await request(app).get('/admin?from=2026-11-19&to=2026-11-21').set('Authorization', basicAuth(adminToken)).expect(200)).text);
       const byReason = tableCaptioned(page, 'Reports not counted, by reason');
       expect(filterReasons.map((reason) => [reason, ...cells(rowHeaded(byReason, reason))])).toEqual([
-        ['bot', '904', '2'],
-        ['prefetch', '0', '0'],
-        ['opted-out', '0', '0'],
-        ['rate-limited', '30', '0'],
-        ['cross-site', '0', '0'],
-        ['malformed', '0', '1'],
+        ['bot', '904', '2', '0'],
+        ['prefetch', '0', '0', '0'],
+        ['opted-out', '0', '0', '0'],
+        ['rate-limited', '30', '0', '0'],
+        ['cross-site', '0', '0', '0'],
+        ['malformed', '0', '1', '0'],
+        ['no-view', '0', '0', '5'],
+        ['repeat', '0', '0', '1'],
       ]);
-      expect(cells(rowHeaded(byReason, 'All reasons'))).toEqual(['934', '3']);
+      expect(cells(rowHeaded(byReason, 'All reasons'))).toEqual(['934', '3', '6']);
       const perDay = tableCaptioned(page, 'Reports not counted per day');
       expect(perDay.all('thead th').map((head) => head.text())).toEqual(['Day', 'All', ...filterReasons]);
       expect(perDay.all('tbody tr').map((row) => [row.one('th').text(), ...cells(row)])).toEqual([
-        ['2026-11-21', '930 / 2', '900 / 2', '–', '–', '30 / 0', '–', '–'],
-        ['2026-11-19', '4 / 1', '4 / 0', '–', '–', '–', '–', '0 / 1'],
+        ['2026-11-21', '930 / 2 / 5', '900 / 2 / 0', '–', '–', '30 / 0 / 0', '–', '–', '0 / 0 / 5', '–'],
+        ['2026-11-19', '4 / 1 / 1', '4 / 0 / 0', '–', '–', '–', '–', '0 / 1 / 0', '–', '0 / 0 / 1'],
       ]);
     });
 
     it('shows the table of reasons with zeros, and no day table, when nothing was filtered', async () => {
       const app = await createTestApp({ ADMIN_TOKEN: adminToken }, { stores: createStatsStores(database.opened.database) });
       const page = parseHtml((await request(app).get('/admin?days=7').set('Authorization', basicAuth(adminToken)).expect(200)).text);
-      expect(cells(rowHeaded(tableCaptioned(page, 'Reports not counted, by reason'), 'All reasons'))).toEqual(['0', '0']);
+      expect(cells(rowHeaded(tableCaptioned(page, 'Reports not counted, by reason'), 'All reasons'))).toEqual(['0', '0', '0']);
       expect(page.all('caption').filter((caption) => caption.text().startsWith('Reports not counted per day'))).toEqual([]);
     });
 
@@ -287,12 +305,12 @@ describe.each(engines)('reports not counted, on %s', (engine) => {
           return out;
         };
         const json = JSON.parse(await run(['--json', '--from', range.from, '--to', range.to]));
-        expect(json.filtered).toMatchObject({ views: 934, clicks: 3, reasons: { bot: { views: 904, clicks: 2 } } });
+        expect(json.filtered).toMatchObject({ views: 934, clicks: 3, leaves: 6, reasons: { bot: { views: 904, clicks: 2, leaves: 0 }, 'no-view': { leaves: 5 } } });
         expect(json.filtered.days.map((entry: { day: string }) => entry.day)).toEqual(['2026-11-19', '2026-11-21']);
         const text = await run(['--from', range.from, '--to', range.to]);
         expect(text).toContain('Not counted (bots, prefetches, opt-outs, refused reports)\n');
-        expect(text).toMatch(/\nbot +904 +2\n/);
-        expect(text).toMatch(/\nall reasons +934 +3\n/);
+        expect(text).toMatch(/\nbot +904 +2 +0\n/);
+        expect(text).toMatch(/\nall reasons +934 +3 +6\n/);
       } finally {
         await close();
       }

@@ -91,7 +91,7 @@ describe.each(engines)('the funnel in readFunnelReport on %s', (engine) => {
       await view('2026-11-20T08:00:00Z', 'c', 'newsletter');
       await click('2026-11-20T08:01:00Z', 'hero', 'c', 'newsletter');
 
-      expect(await closeDaysAndForget(funnel.opened.database.db, 10, now)).toEqual({ views: 3, clicks: 2 });
+      expect(await closeDaysAndForget(funnel.opened.database.db, 10, now)).toEqual({ views: 3, clicks: 2, leaves: 0 });
       expect(await funnel.conversions.foldOldConversions(10, now)).toBe(4);
     });
 

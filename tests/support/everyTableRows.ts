@@ -8,6 +8,7 @@ import type { AppDatabase } from '../../server/db/openDatabase';
 import { databaseLinkCheckLog } from '../../server/linkHealth/linkCheckLog';
 import { recordRelease } from '../../server/releases/recordRelease';
 import { createViewStore, type View } from '../../server/views/viewStore';
+import { createLeaveStore } from '../../server/leaves/leaveStore';
 import { newClickId } from '../../shared/affiliate';
 import { closeDaysAndForget } from './closeDays';
 
@@ -36,6 +37,9 @@ export async function writeEveryTable(database: AppDatabase, today = new Date())
   await clicks.record(click({ at: longAgo, placement: 'explainer', visitor: 'c', source: 'www.google.com' }));
   await views.record(view({ source: 'newsletter', medium: 'email', campaign: 'november', referrerHost: 'mail.example.com' }));
   await views.record(view({ at: longAgo, visitor: 'c', source: 'www.google.com', referrerHost: 'www.google.com' }));
+  const leave = { page: '/', device: 'mobile', variants: '', sections: ['hero', 'what-is'], seen: ['hero'], engagedSeconds: 42 } as const;
+  await createLeaveStore(db).record({ ...leave, at: today, visitor: 'a' });
+  await createLeaveStore(db).record({ ...leave, at: longAgo, visitor: 'c', sections: ['hero'], engagedSeconds: 3 });
   await conversions.record(report({ txid: 'T-1', subid: clickId, payout: '40.25' }), 'postback');
   await conversions.record(report({ txid: 'T-2', subid: 'hero', payout: '12.5', currency: 'EUR' }), 'import');
   await conversions.record(report({ txid: 'T-2', subid: 'hero', status: 'refund' }), 'postback');
