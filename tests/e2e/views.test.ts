@@ -147,4 +147,22 @@ describe('page views and click IDs in a browser', () => {
     expect(reports).toEqual([]);
     expect(await views()).toEqual([]);
   });
+
+  it('records the leave report with its view: the same visitor, the sections down to the bonus, the bonus seen (the route and database, end to end)', async () => {
+    await land('/');
+    const [viewed] = await rowsOnceThere('views', views, 1);
+    expect(viewed!.page).toBe('/');
+    await page.evaluate(() => document.querySelector('a[data-placement="bonus"]')!.scrollIntoView({ block: 'center', behavior: 'instant' }));
+    // The viewability rule asks for one second in view; half a second more for a slow machine.
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    const other = await browser.newPage();
+    await other.bringToFront();
+    await page.waitForFunction(() => document.visibilityState === 'hidden');
+    await other.close();
+    const leaves = () => store.database.db.selectFrom('leaves').select(['page', 'visitor', 'sections', 'seen', 'engaged_seconds']).execute();
+    const [left, ...more] = await rowsOnceThere('leave reports', leaves, 1);
+    expect(more).toEqual([]);
+    const [view] = await store.database.db.selectFrom('views').select('visitor').execute();
+    expect(left).toEqual({ page: '/', visitor: view!.visitor, sections: expect.stringMatching(/^hero .*bonus$/), seen: expect.stringMatching(/\bbonus$/), engaged_seconds: expect.anything() });
+  });
 });
