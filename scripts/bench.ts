@@ -13,6 +13,8 @@
  *    PostgreSQL on loopback with its durable defaults), in process (the insert alone) and over HTTP
  *    (POST /api/clicks against GET /healthz on the same server), p50 and p99.
  * 5. Views: the same for a page-view report (the view store's insert, POST /api/views).
+ * 5b. Leaves: a view's leave report (the leave store's check and write after its view; POST /api/views then
+ *    POST /api/leaves from one address).
  * 6. Conversions: the same for a network's postback (the conversion store's record of a sale with a
  *    fresh txid, and GET /api/conversions with the key, one request in four repeating an earlier txid).
  * Parts 4 to 6 share one PostgreSQL cluster and one server on it.
@@ -34,7 +36,7 @@ import { benchCostsImport } from './bench/costsImport';
 import { benchInteractions } from './bench/interactions';
 import { benchLighthouse } from './bench/lighthouse';
 import { benchMemory } from './bench/memory';
-import { benchClicks, benchConversions, benchViews, withEngines } from './bench/recording';
+import { benchClicks, benchConversions, benchLeaves, benchViews, withEngines } from './bench/recording';
 import { benchScripts } from './bench/scriptsFetched';
 import { benchStartup, benchThroughput } from './bench/serving';
 import { benchVolume } from './bench/volume';
@@ -46,7 +48,7 @@ async function main() {
   const wants = (name: string) => only.length === 0 || only.includes(name);
   if (wants('startup')) await benchStartup();
   // Parts 2 to 6 share one built server; the others start what they need themselves.
-  const serverParts = ['lighthouse', 'scripts', 'interactions', 'throughput', 'clicks', 'views', 'conversions'];
+  const serverParts = ['lighthouse', 'scripts', 'interactions', 'throughput', 'clicks', 'views', 'leaves', 'conversions'];
   if (serverParts.some(wants)) await benchOnServer(wants);
   if (wants('memory')) await benchMemory();
   if (wants('costs')) await benchCostsImport();
@@ -60,11 +62,12 @@ async function benchOnServer(wants: (name: string) => boolean) {
     if (wants('lighthouse') || wants('scripts')) await benchScripts(`http://localhost:${port}`);
     if (wants('interactions')) await benchInteractions(`http://localhost:${port}`);
     if (wants('throughput')) await benchThroughput(`http://127.0.0.1:${port}`);
-    const recording = (['clicks', 'views', 'conversions'] as const).filter(wants);
+    const recording = (['clicks', 'views', 'leaves', 'conversions'] as const).filter(wants);
     if (recording.length > 0) {
       await withEngines(`http://127.0.0.1:${port}`, async (engines) => {
         if (wants('clicks')) await benchClicks(engines);
         if (wants('views')) await benchViews(engines);
+        if (wants('leaves')) await benchLeaves(engines);
         if (wants('conversions')) await benchConversions(engines);
       });
     }

@@ -182,6 +182,8 @@ export interface LeavesTable {
   seen: string;
   /** Seconds the page was visible and the visitor active, at most leaveBeaconLimits.maxEngagedSeconds. */
   engaged_seconds: number;
+  /** 1 for the visitor's first leave of the page that day, 2 for the next…: unique with day, visitor and page. */
+  ordinal: number;
 }
 
 /**

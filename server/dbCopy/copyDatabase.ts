@@ -76,11 +76,13 @@ export async function copyDatabase(source: Kysely<Schema>, target: Kysely<Schema
   return {
     sourceSchema,
     // A click ID counts once (migration 6): a click whose ID the target already holds is skipped, never an error.
-    clicks: await copyUnkeyedRows(source, target, 'clicks', 'at', funnel ? [...clickColumns, 'click_id', 'source', ...clickCampaign, ...variants] : clickColumns, { unique: 'click_id' }),
+    clicks: await copyUnkeyedRows(source, target, 'clicks', 'at', funnel ? [...clickColumns, 'click_id', 'source', ...clickCampaign, ...variants] : clickColumns, { unique: ['click_id'] }),
     views: funnel ? await copyUnkeyedRows(source, target, 'views', 'at', ['at', 'day', 'page', 'referrer_host', 'source', 'medium', 'campaign', ...viewAd, 'device', 'visitor', ...variants]) : noneCopied(),
     leaves:
       sourceSchema >= 17
-        ? await copyUnkeyedRows(source, target, 'leaves', 'at', ['at', 'day', 'page', 'device', 'visitor', 'variants', 'sections', 'seen', 'engaged_seconds'])
+        ? await copyUnkeyedRows(source, target, 'leaves', 'at', ['at', 'day', 'page', 'device', 'visitor', 'variants', 'sections', 'seen', 'engaged_seconds', 'ordinal'], {
+            unique: ['day', 'visitor', 'page', 'ordinal'],
+          })
         : noneCopied(),
     conversions,
     conversionEvents:

@@ -9,8 +9,8 @@ export type UnkeyedTable = 'clicks' | 'views' | 'leaves' | 'conversion_events' |
 export interface CopyRowsOptions {
   /** Rows not to copy, counted as skipped. */
   skip?: (row: Row) => boolean;
-  /** A column the target holds unique (clicks.click_id): a row whose value the target already has is skipped. */
-  unique?: string;
+  /** Columns the target holds unique together (clicks.click_id; leaves' day, visitor, page and ordinal): a row whose values the target already has is skipped. */
+  unique?: readonly string[];
 }
 
 /** Rows without a key of their own, matched one for one with identical rows the target held before the copy began. */
@@ -49,7 +49,7 @@ export async function copyUnkeyedRows(
     if (copying.length > 0) {
       const insert = into.insertInto(table).values(copying.map((row) => pick(row, columns)));
       // The target's row wins: one a live instance recorded, or the first of a value the source holds twice.
-      const result = await (unique ? insert.onConflict((conflict: any) => conflict.column(unique).doNothing()) : insert).executeTakeFirst();
+      const result = await (unique ? insert.onConflict((conflict: any) => conflict.columns(unique).doNothing()) : insert).executeTakeFirst();
       copied = unique ? Number(result.numInsertedOrUpdatedRows ?? 0) : copying.length;
     }
     counts.copied += copied;

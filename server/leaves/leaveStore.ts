@@ -1,6 +1,5 @@
 import { sql, type Kysely } from 'kysely';
 import type { DeviceClass } from '../beacons/requestKind';
-import { engineOf } from '../db/engineOf';
 import type { Schema } from '../db/schema';
 import { utcDay } from '../lib/utcDay';
 
@@ -24,44 +23,49 @@ export interface LeaveStore {
   record(leave: Leave): Promise<LeaveOutcome>;
 }
 
-/** The first key of PostgreSQL's two-key advisory locks that a visitor's leave reports take in turn (the second is the visitor's hash). */
-const leaveWritersLock = 29;
-
 /**
- * The leaves table of either engine. The check and the write are one statement in one transaction, which
- * on PostgreSQL first takes a lock of the visitor's own: two reports of one visitor arriving together at
- * two instances cannot both pass as the one leave a view has left. SQLite writes one at a time anyway.
+ * The leaves table of either engine. Each of a visitor's leaves of a page in a day has its ordinal (1 for
+ * the first), unique with the day, visitor and page; a leave is written as the next ordinal, and only while
+ * the views of that page by that visitor that day outnumber their leaves. That is one statement, on its own
+ * commit, whatever the engine: two reports of one view arriving at two instances at once both ask for the
+ * same ordinal, and the unique index keeps one (the other does nothing and is a repeat), so no lock and no
+ * transaction of several round trips is needed. (Two reports of two views of one page arriving in the same
+ * instant can do the same: the second is refused, never counted twice.)
  */
 export function createLeaveStore(db: Kysely<Schema>): LeaveStore {
-  const postgres = engineOf(db) === 'postgres';
   return {
-    record: (leave) =>
-      db.transaction().execute(async (trx) => {
-        const day = utcDay(leave.at);
-        const { page, visitor } = leave;
-        if (postgres) await sql`select pg_advisory_xact_lock(${sql.lit(leaveWritersLock)}, hashtext(${visitor}))`.execute(trx);
-        const views = trx.selectFrom('views').select((eb) => eb.fn.countAll().as('n')).where('day', '=', day).where('visitor', '=', visitor).where('page', '=', page);
-        const leaves = trx.selectFrom('leaves').select((eb) => eb.fn.countAll().as('n')).where('day', '=', day).where('visitor', '=', visitor).where('page', '=', page);
-        const row = await trx
-          .selectNoFrom((eb) => [eb.fn.coalesce(views, sql<number>`0`).as('views'), eb.fn.coalesce(leaves, sql<number>`0`).as('leaves')])
-          .executeTakeFirstOrThrow();
-        if (Number(row.views) === 0) return 'no-view';
-        if (Number(row.leaves) >= Number(row.views)) return 'repeat';
-        await trx
-          .insertInto('leaves')
-          .values({
-            at: leave.at.getTime(),
-            day,
-            page,
-            device: leave.device,
-            visitor,
-            variants: leave.variants,
-            sections: leave.sections.join(' '),
-            seen: leave.seen.join(' '),
-            engaged_seconds: leave.engagedSeconds,
-          })
-          .execute();
-        return 'recorded';
-      }),
+    async record(leave) {
+      const day = utcDay(leave.at);
+      const { page, visitor } = leave;
+      const count = (table: 'views' | 'leaves') =>
+        sql<number>`(select count(*) from ${sql.table(table)} where day = ${day} and visitor = ${visitor} and page = ${page})`;
+      const written = await db
+        .insertInto('leaves')
+        .columns(['at', 'day', 'page', 'device', 'visitor', 'variants', 'sections', 'seen', 'engaged_seconds', 'ordinal'])
+        .expression(
+          db
+            .selectNoFrom([
+              sql<number>`${leave.at.getTime()}`.as('at'),
+              sql<string>`${day}`.as('day'),
+              sql<string>`${page}`.as('page'),
+              sql<string>`${leave.device}`.as('device'),
+              sql<string>`${visitor}`.as('visitor'),
+              sql<string>`${leave.variants}`.as('variants'),
+              sql<string>`${leave.sections.join(' ')}`.as('sections'),
+              sql<string>`${leave.seen.join(' ')}`.as('seen'),
+              sql<number>`${leave.engagedSeconds}`.as('engaged_seconds'),
+              sql<number>`${count('leaves')} + 1`.as('ordinal'),
+            ])
+            // SQLite reads `insert … select … on conflict` only when the select has a where clause; this one does.
+            .where(count('views'), '>', count('leaves')),
+        )
+        .onConflict((conflict) => conflict.columns(['day', 'visitor', 'page', 'ordinal']).doNothing())
+        .returning('id')
+        .executeTakeFirst();
+      if (written) return 'recorded';
+      // Refused: tell the two reasons apart (the rare path, a read of its own).
+      const row = await db.selectNoFrom(count('views').as('views')).executeTakeFirstOrThrow();
+      return Number(row.views) === 0 ? 'no-view' : 'repeat';
+    },
   };
 }
