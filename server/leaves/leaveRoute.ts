@@ -4,16 +4,13 @@ import { leaveBeaconLimits, leaveEndpoint } from '../../shared/leaveBeacon';
 import type { Experiment } from '../../shared/experiments/experiment';
 import { beaconRoute, jsonObject, type BeaconGuardOptions, type RefusedReport } from '../beacons/beaconRoute';
 import { storedVariants } from '../experiments/storedVariants';
-import type { RateLimiter } from '../limits/rateLimiter';
 import type { Leave, LeaveStore } from './leaveStore';
 import { inPageOrder, pageLayouts } from './pageLayout';
 
-export interface LeaveRouteOptions extends Omit<BeaconGuardOptions, 'rateLimiter' | 'addressRateLimiter'> {
+/** The guards' limiters are the leaves' own, at the views' rates (server/app.ts): one leave report per view. */
+export interface LeaveRouteOptions extends BeaconGuardOptions {
   store: LeaveStore;
   experiments: readonly Experiment[];
-  /** Limiters of their own, at the views' rates (server/views/viewRoute.ts): one leave report per view. */
-  rateLimiter: RateLimiter;
-  addressRateLimiter: RateLimiter;
 }
 
 type Report = Pick<Leave, 'page' | 'variants' | 'sections' | 'seen' | 'engagedSeconds'>;

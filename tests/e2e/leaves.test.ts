@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Browser, Page } from 'puppeteer-core';
+import { pageLayouts } from '../../server/leaves/pageLayout';
 import { privacyPolicy } from '../../shared/content/privacyPolicy';
 import { leaveBeaconLimits, leaveEndpoint, reachAttribute, type LeaveBeaconBody } from '../../shared/leaveBeacon';
 import { viewEndpoint } from '../../shared/viewBeacon';
@@ -14,7 +15,7 @@ import { waitUntil } from '../support/waitUntil';
  * The reports are taken where they arrive, at the test server's door, so these tests hold whatever the
  * route does with them, and a report sent by a closing tab is caught too.
  */
-const homeSections = ['hero', 'what-is', 'how-it-works', 'benefits', 'faq', 'check-auctions', 'bonus'];
+const homeSections = [...pageLayouts['/'].sections];
 /** The viewability rule asks for one second; the waits meant to pass it give it half a second more. */
 const seenWait = leaveBeaconLimits.seenMs + 500;
 
