@@ -49,6 +49,7 @@ export function startLeaveReport(endpoint: string): () => void {
   const now = () => performance.now();
   const visible = () => document.visibilityState === 'visible';
   const sections = new Set<string>();
+  const clicked = new Set<string>();
   const placements = new Map<Element, { viewing: Viewing; half: boolean; timer?: ReturnType<typeof setTimeout> }>();
   const stop = new AbortController();
   const listen = { passive: true, signal: stop.signal };
@@ -100,11 +101,19 @@ export function startLeaveReport(endpoint: string): () => void {
       // The page was visible until this moment (hidden sends at once), so a placement in view counts up to now.
       if (viewingAt(placement.viewing, now(), placement.half).seen) seen.add(element.getAttribute('data-placement')!);
     }
-    const body: LeaveBeaconBody = { page, variants, sections: [...sections], seen: [...seen], engagedSeconds: engagedSeconds(engagement) };
+    // A followed link was seen, however briefly: a click under a second in view still counts as seen.
+    for (const placement of clicked) seen.add(placement);
+    const body: LeaveBeaconBody = { page, variants, sections: [...sections], seen: [...seen], clicked: [...clicked], engagedSeconds: engagedSeconds(engagement) };
     navigator.sendBeacon?.(endpoint, JSON.stringify(body));
   };
 
   for (const input of ['pointerdown', 'keydown', 'wheel', 'touchstart']) addEventListener(input, active, listen);
+  // A followed affiliate link, as the click report sees it (clickReporter.ts; auxclick: a middle click).
+  const follow = (event: MouseEvent) => {
+    const link = event.target instanceof Element ? event.target.closest('a[data-placement]') : null;
+    if (link && (event.type === 'click' || event.button === 1)) clicked.add(link.getAttribute('data-placement')!);
+  };
+  for (const input of ['click', 'auxclick'] as const) addEventListener(input, follow, { ...listen, capture: true });
   document.addEventListener(
     'visibilitychange',
     () => {

@@ -39,6 +39,12 @@ export interface LeaveBeaconBody {
   sections: string[];
   /** The affiliate placements seen by the viewability rule above, each once. */
   seen: string[];
+  /**
+   * The affiliate placements whose link the visitor followed on this view, each once (a click counts as
+   * seen too): the seen placements' click-through is read from these reports alone, so that "clicked" and
+   * "saw" are counted among the same visitors. Absent in reports from scripts built before it (counted as none).
+   */
+  clicked?: string[];
   /** Whole seconds the page was visible and the visitor active, at most maxEngagedSeconds. */
   engagedSeconds: number;
 }

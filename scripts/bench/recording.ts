@@ -115,7 +115,7 @@ export async function benchLeaves(engines: EngineTarget[]) {
       for (let i = 0; i < 5_000; i++) await views.record({ at, page: '/', referrerHost: null, source: 'direct', medium: null, campaign: null, device: 'mobile', visitor: `leaver-${i}` });
       const leaves = createLeaveStore(db);
       return async (i) => {
-        const outcome = await leaves.record({ at, page: '/', device: 'mobile', visitor: `leaver-${i}`, variants: '', sections: leave.sections, seen: leave.seen, engagedSeconds: 42 });
+        const outcome = await leaves.record({ at, page: '/', device: 'mobile', visitor: `leaver-${i}`, variants: '', sections: leave.sections, seen: leave.seen, clicked: [], engagedSeconds: 42 });
         if (outcome !== 'recorded') throw new Error(`a leave after its view was not recorded: ${outcome}`);
       };
     });

@@ -6,13 +6,19 @@ import type { DailyCountsTable } from '../db/schema';
  * rows only for the days after the last closed one. A visitor is a daily hash, so a day's distinct
  * visitors are exact and summing them over days is what the report has always done.
  */
-export type Dimension = 'all' | 'placement' | 'source' | 'page' | 'device' | 'referrer' | 'variant' | 'campaign' | 'ad';
+export type RowDimension = 'all' | 'placement' | 'source' | 'page' | 'device' | 'referrer' | 'variant' | 'campaign' | 'ad';
+/** The leave reports' dimensions, since schema 18: what each holds is in leaveDimensions.ts. */
+export type LeaveDimension = 'left' | 'reached' | 'seen' | 'engaged' | 'variantSeen';
+/** The views' and clicks' dimensions, and the leave reports'. */
+export type Dimension = RowDimension | LeaveDimension;
 /**
  * 'variant' counts the rows in experiments under each variant they showed ('hero-words:b'; a row showing
  * two experiments' variants counts under each, one outside every experiment under none): the
  * experiments' report (server/experiments/experimentReport.ts).
  */
-export const dimensions: readonly Dimension[] = ['all', 'placement', 'source', 'page', 'device', 'referrer', 'variant', 'campaign', 'ad'];
+export const rowDimensions: readonly RowDimension[] = ['all', 'placement', 'source', 'page', 'device', 'referrer', 'variant', 'campaign', 'ad'];
+export const leaveDimensions: readonly LeaveDimension[] = ['left', 'reached', 'seen', 'engaged', 'variantSeen'];
+export const dimensions: readonly Dimension[] = [...rowDimensions, ...leaveDimensions];
 
 /**
  * Since schema 11, 'campaign' counts the rows whose landing carried a utm_campaign under their source and

@@ -1,13 +1,15 @@
 import { sql, type Kysely } from 'kysely';
 import { engineOf } from '../db/engineOf';
 import type { Schema } from '../db/schema';
-import { rawIdSpan, readRawPages, Tallies, type DayCountsByDimension, type RawRow } from './rawDayCounts';
+import type { LeaveRow } from './leaveDimensions';
+import { rawIdSpan, rawTables, readRawPages, tallyRow, Tallies, type DayCountsByDimension, type RawRow, type RawTable } from './rawDayCounts';
 
 /** A raw row as read here, with its number (PostgreSQL's bigint arrives as a number). */
-type NumberedRow = RawRow & { id: number };
+type NumberedRow = (RawRow | LeaveRow) & { id: number };
 
-type Table = 'views' | 'clicks';
-type Ids = Record<Table, number>;
+type Ids = Record<RawTable, number>;
+
+const noIds = (): Ids => ({ views: 0, clicks: 0, leaves: 0 });
 
 /**
  * On PostgreSQL a read's rows settle once every transaction that could hold a lower number has ended
@@ -55,7 +57,7 @@ export class OpenDayCounter {
   private start = '';
   private builtAt = 0;
   private settled = new Tallies();
-  private settledIds: Ids = { views: 0, clicks: 0 };
+  private settledIds: Ids = noIds();
   private marks: PostgresMark[] = [];
   /** The read in progress: reads take turns, since each one moves the state the next one starts from. */
   private turn: Promise<unknown> = Promise.resolve();
@@ -83,22 +85,22 @@ export class OpenDayCounter {
     const before = postgres ? await snapshot(db) : undefined;
     // What settles is known before the read: on SQLite every row read (one connection writes at a time);
     // on PostgreSQL the rows up to the marks of earlier reads whose transactions have all ended.
-    let settleTo: Ids = { views: Infinity, clicks: Infinity };
+    let settleTo: Ids = { views: Infinity, clicks: Infinity, leaves: Infinity };
     if (before) {
       settleTo = { ...this.settledIds };
       for (const mark of this.marks.filter((mark) => mark.xmax <= before.xmin && now - mark.at >= settleMs)) {
-        settleTo = { views: Math.max(settleTo.views, mark.maxIds.views), clicks: Math.max(settleTo.clicks, mark.maxIds.clicks) };
+        for (const table of rawTables) settleTo[table] = Math.max(settleTo[table], mark.maxIds[table]);
       }
     }
     // Rows read that do not settle yet are counted in `recent`, on top of the settled ones, and read again next time.
     const recent = new Tallies();
-    const read: Ids = { views: 0, clicks: 0 };
-    for (const [table, kind] of [['views', 'view'], ['clicks', 'click']] as const) {
-      read[table] = await this.readAfterSettled(db, table, (rows) => this.tally(rows, kind, settleTo[table], recent));
+    const read = noIds();
+    for (const table of rawTables) {
+      read[table] = await this.readAfterSettled(db, table, (rows) => this.tally(rows, table, settleTo[table], recent));
     }
     if (before) {
       const settled = settleTo;
-      this.marks = this.marks.filter((mark) => mark.maxIds.views > settled.views || mark.maxIds.clicks > settled.clicks);
+      this.marks = this.marks.filter((mark) => rawTables.some((table) => mark.maxIds[table] > settled[table]));
       this.marks.push({ maxIds: read, xmax: (await snapshot(db)).xmax, at: now });
       this.settledIds = settled;
     } else {
@@ -111,7 +113,7 @@ export class OpenDayCounter {
     this.start = start;
     this.builtAt = now;
     this.settled = new Tallies();
-    this.settledIds = { views: 0, clicks: 0 };
+    this.settledIds = noIds();
     this.marks = [];
   }
 
@@ -120,18 +122,18 @@ export class OpenDayCounter {
    * fresh start (from the first of them, found through the day index), else those numbered since. Resolves
    * to the highest number read.
    */
-  private async readAfterSettled(db: Kysely<Schema>, table: Table, page: (rows: readonly NumberedRow[]) => void): Promise<number> {
+  private async readAfterSettled(db: Kysely<Schema>, table: RawTable, page: (rows: readonly NumberedRow[]) => void): Promise<number> {
     let after = this.settledIds[table];
     if (after === 0) {
       const span = await rawIdSpan(db, table, this.start);
       if (!span) return 0;
       after = span.first - 1;
     }
-    return readRawPages<RawRow>(db, table, after, undefined, page);
+    return readRawPages<RawRow | LeaveRow>(db, table, after, undefined, page);
   }
 
   /** Tallies for good the rows numbered up to settleTo, and the rest in `recent`. Rows of closed days (a late report) are left out. */
-  private tally(rows: readonly NumberedRow[], kind: 'view' | 'click', settleTo: number, recent: Tallies): void {
-    for (const row of rows) if (row.day >= this.start) (Number(row.id) <= settleTo ? this.settled : recent).add(row, kind);
+  private tally(rows: readonly NumberedRow[], table: RawTable, settleTo: number, recent: Tallies): void {
+    for (const row of rows) if (row.day >= this.start) tallyRow(Number(row.id) <= settleTo ? this.settled : recent, table, row);
   }
 }

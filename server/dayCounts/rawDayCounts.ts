@@ -1,6 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { Schema } from '../db/schema';
-import { adValue, byValueOrder, campaignValue, dimensions, maxValuesPerDay, othersValue, type DayCountRow, type Dimension } from './dimensions';
+import { adValue, byValueOrder, campaignValue, dimensions, leaveDimensions, maxValuesPerDay, othersValue, rowDimensions, type DayCountRow, type Dimension, type RowDimension } from './dimensions';
+import { leaveValues, type LeaveRow } from './leaveDimensions';
 import { DistinctCount, hash32, valuePrecision, wholePrecision } from './distinctCount';
 
 /** Day counts per dimension, as raw rows count to: one row per day and value, at most maxValuesPerDay values a day plus one othersValue row. */
@@ -26,7 +27,7 @@ export interface RawRow {
  * Each dimension's values in a raw row: one, except a row's variants (one per experiment its page
  * showed, none outside them); none where the row's table has no such column (views have no placement).
  */
-const valuesOf: Record<Dimension, (row: RawRow) => readonly string[]> = {
+const valuesOf: Record<RowDimension, (row: RawRow) => readonly string[]> = {
   all: () => [''],
   placement: (row) => (row.placement === undefined ? [] : [row.placement]),
   source: (row) => [row.source ?? ''],
@@ -96,25 +97,37 @@ export class Tallies {
   add(row: RawRow, kind: 'view' | 'click'): void {
     // Hashed once for the row's ten or so counts: hashing was most of what closing a busy day cost.
     const visitor = hash32(row.visitor);
-    for (const dimension of dimensions) {
-      for (const value of valuesOf[dimension](row)) {
-        const days = this.byDimension.get(dimension)!;
-        let values = days.get(row.day);
-        if (!values) days.set(row.day, (values = new Map()));
-        let tally = values.get(value);
-        if (!tally && values.size >= maxValuesTallied) tally = this.overflowOf(dimension, row.day, value);
-        else if (!tally) values.set(value, (tally = emptyTally(dimension)));
-        if (kind === 'view') {
-          tally.views++;
-          tally.visitors.addHash(visitor);
-        } else {
-          tally.clicks++;
-          tally.clickers.addHash(visitor);
-        }
-      }
+    for (const dimension of rowDimensions) {
+      for (const value of valuesOf[dimension](row)) this.count(dimension, row.day, value, visitor, kind === 'view' ? 'view' : 'click');
     }
     // Every row counts in the 'all' dimension, so a row changes each dimension's day: made is kept per day.
     this.made.delete(row.day);
+  }
+
+  /** Adds a leave report (leaveDimensions.ts): a view of each of its values, and a click too where it followed that placement's link. */
+  addLeave(row: LeaveRow): void {
+    const visitor = hash32(row.visitor);
+    for (const dimension of leaveDimensions) {
+      for (const [value, clicked] of leaveValues(dimension, row)) this.count(dimension, row.day, value, visitor, clicked ? 'both' : 'view');
+    }
+    this.made.delete(row.day);
+  }
+
+  private count(dimension: Dimension, day: string, value: string, visitor: number, what: 'view' | 'click' | 'both'): void {
+    const days = this.byDimension.get(dimension)!;
+    let values = days.get(day);
+    if (!values) days.set(day, (values = new Map()));
+    let tally = values.get(value);
+    if (!tally && values.size >= maxValuesTallied) tally = this.overflowOf(dimension, day, value);
+    else if (!tally) values.set(value, (tally = emptyTally(dimension)));
+    if (what !== 'click') {
+      tally.views++;
+      tally.visitors.addHash(visitor);
+    }
+    if (what !== 'view') {
+      tally.clicks++;
+      tally.clickers.addHash(visitor);
+    }
   }
 
   /** The tally of a day's values past maxValuesTallied, counting `value` among them. */
@@ -211,16 +224,25 @@ function capped(day: string, values: DayCountRow[], others?: DayCountRow): DayCo
   ];
 }
 
-/** The columns a tally reads, of views and of clicks. */
+/** The columns a tally reads, of views, of clicks and of leave reports. */
 export const rawColumns = {
   views: ['day', 'visitor', 'source', 'page', 'device', 'referrer_host', 'variants', 'campaign', 'content'],
   clicks: ['day', 'visitor', 'placement', 'source', 'page', 'device', 'referrer_host', 'variants', 'campaign', 'content'],
+  leaves: ['day', 'visitor', 'page', 'variants', 'sections', 'seen', 'clicked', 'engaged_seconds'],
 } as const;
 
 /** Raw rows are read this many at a time, so a busy day is never held whole (issue 28). */
 export const rawPageRows = 5000;
 
-type RawTable = 'views' | 'clicks';
+export type RawTable = 'views' | 'clicks' | 'leaves';
+
+export const rawTables: readonly RawTable[] = ['views', 'clicks', 'leaves'];
+
+/** Adds a raw table's row to tallies, as its table says it counts. */
+export function tallyRow(tallies: Tallies, table: RawTable, row: RawRow | LeaveRow): void {
+  if (table === 'leaves') tallies.addLeave(row as LeaveRow);
+  else tallies.add(row as RawRow, table === 'views' ? 'view' : 'click');
+}
 
 /**
  * The first and last number of a raw table's rows of days from..to (to: undefined, every day from on),
@@ -243,7 +265,7 @@ export async function rawIdSpan(db: Kysely<Schema>, table: RawTable, from: strin
  * in number order, handing each page to `page` before the next is read: what the caller keeps of them
  * is all it holds. Resolves to the highest number read (`after` when none).
  */
-export async function readRawPages<Row extends RawRow>(
+export async function readRawPages<Row extends RawRow | LeaveRow>(
   db: Kysely<Schema>,
   table: RawTable,
   after: number,
@@ -263,18 +285,18 @@ export async function readRawPages<Row extends RawRow>(
 }
 
 /**
- * The raw views and clicks of days from..to, counted per dimension, day and value: what closing a day
- * writes (server/jobs/closeDays.ts). One pass over each raw table's rows of those days, a page at a time,
+ * The raw views, clicks and leave reports of days from..to, counted per dimension, day and value: what
+ * closing a day writes (server/jobs/closeDays.ts). One pass over each raw table's rows of those days, a page at a time,
  * rather than one query per dimension, since each query would scan a busy day's rows again; what it holds
  * is the tallies, bounded whatever the day brought (distinctCount.ts, maxValuesTallied).
  */
 export async function readRawDayCounts(db: Kysely<Schema>, from: string, to: string = from): Promise<DayCountsByDimension> {
   const tallies = new Tallies();
-  for (const [table, kind] of [['views', 'view'], ['clicks', 'click']] as const) {
+  for (const table of rawTables) {
     const span = await rawIdSpan(db, table, from, to);
     if (!span) continue;
-    await readRawPages(db, table, span.first - 1, span.last, (rows) => {
-      for (const row of rows) if (row.day >= from && row.day <= to) tallies.add(row, kind);
+    await readRawPages<RawRow | LeaveRow>(db, table, span.first - 1, span.last, (rows) => {
+      for (const row of rows) if (row.day >= from && row.day <= to) tallyRow(tallies, table, row);
     });
   }
   return tallies.counts();

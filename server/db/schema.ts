@@ -180,6 +180,8 @@ export interface LeavesTable {
   sections: string;
   /** The placements seen by the viewability rule (shared/leaveBeacon.ts), space-separated, in page order. */
   seen: string;
+  /** The placements whose link the visitor followed (each also seen), space-separated, in page order; '' for none (schema 18). */
+  clicked: Generated<string>;
   /** Seconds the page was visible and the visitor active, at most leaveBeaconLimits.maxEngagedSeconds. */
   engaged_seconds: number;
   /** 1 for the visitor's first leave of the page that day, 2 for the next…: unique with day, visitor and page. */

@@ -71,6 +71,8 @@ export async function copyDatabase(source: Kysely<Schema>, target: Kysely<Schema
   const clickCampaign = sourceSchema >= 11 ? ['campaign', 'content'] : [];
   // Schema 12: conversions keep the campaign and ad of their click.
   const conversionCampaign = sourceSchema >= 12 ? ['campaign', 'content'] : [];
+  // Schema 18: a leave report's followed links.
+  const leaveClicks = sourceSchema >= 18 ? ['clicked'] : [];
   const conversions = sourceSchema >= 3 ? await copyConversions(source, target, funnel, [...variants, ...conversionCampaign]) : { ...noneCopied(), skippedTxids: [] };
   const skippedTxids = new Set(conversions.skippedTxids);
   return {
@@ -80,7 +82,7 @@ export async function copyDatabase(source: Kysely<Schema>, target: Kysely<Schema
     views: funnel ? await copyUnkeyedRows(source, target, 'views', 'at', ['at', 'day', 'page', 'referrer_host', 'source', 'medium', 'campaign', ...viewAd, 'device', 'visitor', ...variants]) : noneCopied(),
     leaves:
       sourceSchema >= 17
-        ? await copyUnkeyedRows(source, target, 'leaves', 'at', ['at', 'day', 'page', 'device', 'visitor', 'variants', 'sections', 'seen', 'engaged_seconds', 'ordinal'], {
+        ? await copyUnkeyedRows(source, target, 'leaves', 'at', ['at', 'day', 'page', 'device', 'visitor', 'variants', 'sections', 'seen', ...leaveClicks, 'engaged_seconds', 'ordinal'], {
             unique: ['day', 'visitor', 'page', 'ordinal'],
           })
         : noneCopied(),

@@ -13,11 +13,12 @@ export interface LeaveRouteOptions extends BeaconGuardOptions {
   experiments: readonly Experiment[];
 }
 
-type Report = Pick<Leave, 'page' | 'variants' | 'sections' | 'seen' | 'engagedSeconds'>;
+type Report = Pick<Leave, 'page' | 'variants' | 'sections' | 'seen' | 'clicked' | 'engagedSeconds'>;
 
 /**
  * The entry script's JSON body (client/leaveReporter.ts): a known page, the variants it showed, and no more
- * sections or placements than the page holds, each once; whole engaged seconds within the cap.
+ * sections or placements than the page holds, each once; whole engaged seconds within the cap. A clicked
+ * placement counts as seen (a script that sent none, built before clicks were reported, sent an empty list).
  */
 export function leaveFromBeacon(body: string, experiments: readonly Experiment[]): Report | undefined {
   const parsed = jsonObject(body);
@@ -28,10 +29,11 @@ export function leaveFromBeacon(body: string, experiments: readonly Experiment[]
   if (variants === undefined) return undefined;
   const layout = pageLayouts[page];
   const sections = inPageOrder(parsed.sections, layout.sections);
+  const clicked = inPageOrder(parsed.clicked ?? [], layout.placements);
   const seen = inPageOrder(parsed.seen, layout.placements);
-  if (!sections || !seen) return undefined;
+  if (!sections || !seen || !clicked) return undefined;
   if (!Number.isSafeInteger(engagedSeconds) || (engagedSeconds as number) < 0 || (engagedSeconds as number) > leaveBeaconLimits.maxEngagedSeconds) return undefined;
-  return { page, variants, sections, seen, engagedSeconds: engagedSeconds as number };
+  return { page, variants, sections, seen: layout.placements.filter((name) => seen.includes(name) || clicked.includes(name)), clicked, engagedSeconds: engagedSeconds as number };
 }
 
 const refusals: Record<'no-view' | 'repeat', RefusedReport> = {

@@ -12,6 +12,8 @@ export interface Leave {
   /** Section ids and placements in page order (pageLayout.ts). */
   sections: readonly string[];
   seen: readonly string[];
+  /** The placements whose link was followed, each among `seen`. */
+  clicked: readonly string[];
   engagedSeconds: number;
 }
 
@@ -41,7 +43,7 @@ export function createLeaveStore(db: Kysely<Schema>): LeaveStore {
         sql<number>`(select count(*) from ${sql.table(table)} where day = ${day} and visitor = ${visitor} and page = ${page})`;
       const written = await db
         .insertInto('leaves')
-        .columns(['at', 'day', 'page', 'device', 'visitor', 'variants', 'sections', 'seen', 'engaged_seconds', 'ordinal'])
+        .columns(['at', 'day', 'page', 'device', 'visitor', 'variants', 'sections', 'seen', 'clicked', 'engaged_seconds', 'ordinal'])
         .expression(
           db
             .selectNoFrom([
@@ -53,6 +55,7 @@ export function createLeaveStore(db: Kysely<Schema>): LeaveStore {
               sql<string>`${leave.variants}`.as('variants'),
               sql<string>`${leave.sections.join(' ')}`.as('sections'),
               sql<string>`${leave.seen.join(' ')}`.as('seen'),
+              sql<string>`${leave.clicked.join(' ')}`.as('clicked'),
               sql<number>`${leave.engagedSeconds}`.as('engaged_seconds'),
               sql<number>`${count('leaves')} + 1`.as('ordinal'),
             ])

@@ -97,7 +97,7 @@ describe.each(engines)('POST /api/leaves on %s', (engine) => {
     const stores2 = [createLeaveStore(database.db()), createLeaveStore(database.db())];
     const outcomes = await Promise.all(
       Array.from({ length: 10 }, (_, index) =>
-        stores2[index % 2]!.record({ at: new Date(Number(viewed!.at)), page: '/', device: 'mobile', visitor: viewed!.visitor, variants: '', sections: ['hero'], seen: [], engagedSeconds: index }),
+        stores2[index % 2]!.record({ at: new Date(Number(viewed!.at)), page: '/', device: 'mobile', visitor: viewed!.visitor, variants: '', sections: ['hero'], seen: [], clicked: [], engagedSeconds: index }),
       ),
     );
     expect(outcomes.filter((outcome) => outcome === 'recorded')).toHaveLength(1);

@@ -37,7 +37,7 @@ export async function writeEveryTable(database: AppDatabase, today = new Date())
   await clicks.record(click({ at: longAgo, placement: 'explainer', visitor: 'c', source: 'www.google.com' }));
   await views.record(view({ source: 'newsletter', medium: 'email', campaign: 'november', referrerHost: 'mail.example.com' }));
   await views.record(view({ at: longAgo, visitor: 'c', source: 'www.google.com', referrerHost: 'www.google.com' }));
-  const leave = { page: '/', device: 'mobile', variants: '', sections: ['hero', 'what-is'], seen: ['hero'], engagedSeconds: 42 } as const;
+  const leave = { page: '/', device: 'mobile', variants: '', sections: ['hero', 'what-is'], seen: ['hero'], clicked: ['hero'], engagedSeconds: 42 } as const;
   await createLeaveStore(db).record({ ...leave, at: today, visitor: 'a' });
   await createLeaveStore(db).record({ ...leave, at: longAgo, visitor: 'c', sections: ['hero'], engagedSeconds: 3 });
   await conversions.record(report({ txid: 'T-1', subid: clickId, payout: '40.25' }), 'postback');

@@ -15,6 +15,7 @@ import conversionSums from './014-conversionSums';
 import coveringCounts from './015-coveringCounts';
 import closedWeeks from './016-closedWeeks';
 import leaves from './017-leaves';
+import leaveClicks from './018-leaveClicks';
 import type { Migration } from './migration';
 
 /**
@@ -22,4 +23,4 @@ import type { Migration } from './migration';
  * db/migrate/). A released step is never edited: a change is a new file, added at the end here. The
  * steps applied are listed in schema_migrations (see ../migrate.ts).
  */
-export const migrations: readonly Migration[] = [clicks, sharedState, conversions, funnel, closedDays, uniqueClickIds, countedConversionsIndex, experiments, watching, costs, campaigns, campaignConversions, closedMonths, conversionSums, coveringCounts, closedWeeks, leaves];
+export const migrations: readonly Migration[] = [clicks, sharedState, conversions, funnel, closedDays, uniqueClickIds, countedConversionsIndex, experiments, watching, costs, campaigns, campaignConversions, closedMonths, conversionSums, coveringCounts, closedWeeks, leaves, leaveClicks];
