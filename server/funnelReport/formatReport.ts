@@ -57,7 +57,7 @@ export function funnelLines({ all }: Pick<FunnelReport, 'all'>): string[] {
 
 export function placementLines({ all, totals }: Pick<FunnelReport, 'all' | 'totals'>): string[] {
   const rows: string[][] = [['Placement', 'Clicks', 'Visitors', 'Share', 'Conv.', 'Conv. rate', 'Revenue', 'EPC']];
-  const row = (name: string, count: FunnelReport['totals'][number]) => [
+  const row = (name: string, count: FunnelReport['all']) => [
     name,
     countText(count.clicks),
     countText(count.visitors),
@@ -68,7 +68,7 @@ export function placementLines({ all, totals }: Pick<FunnelReport, 'all' | 'tota
     revenueCell(count, count.clicks),
   ];
   for (const total of totals) rows.push(row(total.placement, total));
-  rows.push(row('all placements', { placement: '', ...all }));
+  rows.push(row('all placements', all));
   const lines = [table(rows, 1), 'Conv.: conversions of these clicks. Conv. rate: conversions per click.', 'EPC: earnings per click.'];
   if (all.unattributed > 0) {
     lines.push(`${counted(all.unattributed, 'conversion')} named no placement: in "all placements" only.`);

@@ -11,6 +11,7 @@ import { experiments as contentExperiments } from '../../shared/content/experime
 import type { Experiment } from '../../shared/experiments/experiment';
 import { readExperimentReports, type ExperimentReport } from '../experiments/experimentReport';
 import { readFilteredCounts, type FilteredCounts } from './filteredCounts';
+import { noPageReach, readReachReport, type PageReach, type PlacementReach } from './reachReport';
 import { readCosts, readCostsReport, type CostsReport } from './sourceCosts';
 import { readPerDay, readTopValues, readTopValuesPerDayWithTotals, readTopValuesWithTotal, type ValueLimit } from '../dayCounts/funnelQueries';
 import { readPlacementDaySums, readSourceDaySums, readSourceSums, type CurrencySum, type SourceSum } from '../dayCounts/conversionSums';
@@ -24,6 +25,14 @@ export interface ClickCount {
 
 /** A placement's clicks on a day or over the range, and what they earned. */
 export type PlacementCount = ClickCount & Earnings;
+
+/**
+ * A placement over the range: its clicks and earnings, and its reach from the leave reports
+ * (reachReport.ts): who saw it, their click-through, and its conversions and revenue per 1,000 who saw it
+ * (null when nobody did).
+ */
+export type PlacementTotal = { placement: string } & PlacementCount &
+  PlacementReach & { conversionsPerThousandSeen: number | null; revenuePerThousandSeen: number | null };
 
 /** A day's or the range's funnel: page views, clicks (visitors here are visitors who clicked), what they earned. */
 export interface FunnelCount extends ClickCount, Earnings {
@@ -62,9 +71,13 @@ export interface FunnelReport {
    */
   days: { day: string; all: FunnelCount; placements: Record<string, PlacementCount>; sources: SourceCount[]; otherSources?: OtherSources }[];
   /** Per placement over the whole range, in page order; placements no longer on the site follow. */
-  totals: ({ placement: string } & PlacementCount)[];
-  /** `unattributed`: conversions that named no placement (they count in `conversions`, under no placement). */
-  all: FunnelCount & { unattributed: number };
+  totals: PlacementTotal[];
+  /**
+   * `unattributed`: conversions that named no placement (they count in `conversions`, under no placement).
+   * `leaves`: the leave reports that arrived for the range's views, and `leaveShare` their share of the
+   * views (null without views): what share of visits the reach figures rest on.
+   */
+  all: FunnelCount & { unattributed: number; leaves: number; leaveShare: number | null };
   /** Per source over the range, most visitors first: the top sources (FunnelReportOptions), every one with 'all'. */
   sources: SourceCount[];
   /** The sources past the top ones added up, and how many they are; absent when every source is listed. */
@@ -73,8 +86,8 @@ export interface FunnelReport {
   devices: { device: string; clicks: number }[];
   /** The ten referring hosts with most clicks; '' for none. */
   referrers: { host: string; clicks: number }[];
-  /** The pages with most views (at most twenty), with the clicks made on them. */
-  pages: { page: string; views: number; visitors: number; clicks: number; clickers: number }[];
+  /** The pages with most views (at most twenty), with the clicks made on them and their reach (reachReport.ts). */
+  pages: ({ page: string; views: number; visitors: number; clicks: number; clickers: number } & PageReach)[];
   /** Each listed experiment over its whole life up to `to`, whatever the range (server/experiments/experimentReport.ts). */
   experiments: ExperimentReport[];
   /** The beacons' reports not counted over the range, per reason and per day (server/funnelReport/filteredCounts.ts). */
@@ -131,7 +144,7 @@ export async function readFunnelReport(db: Kysely<Schema>, range: ReportRange, o
   // than adding their two rounds after the rest. Marked handled here, awaited below.
   const costReads = readCosts(db, range, dayCounts);
   costReads.catch(() => {});
-  const [allPerDay, placementsPerDay, { top: topSources, total: sourceTotals }, devices, referrers, pages, placementDayConversions, sourceConversions] = await Promise.all([
+  const [allPerDay, placementsPerDay, { top: topSources, total: sourceTotals }, devices, referrers, pages, placementDayConversions, sourceConversions, reach] = await Promise.all([
     readPerDay(db, 'all', range, dayCounts),
     readPerDay(db, 'placement', range, dayCounts),
     readTopValuesWithTotal(db, 'source', range, dayCounts, sourceLimit),
@@ -140,6 +153,7 @@ export async function readFunnelReport(db: Kysely<Schema>, range: ReportRange, o
     readTopValues(db, 'page', range, dayCounts, 20, byViews),
     readPlacementDaySums(db, range),
     readSourceSums(db, range),
+    readReachReport(db, range, dayCounts),
   ]);
   // Each day's sources, for the newest days with anything in them that are asked for.
   const activeDays = [...new Set([...allPerDay.filter((row) => row.views > 0 || row.clicks > 0).map((row) => row.day), ...placementDayConversions.map((row) => row.day)])].sort();
@@ -197,7 +211,19 @@ export async function readFunnelReport(db: Kysely<Schema>, range: ReportRange, o
   const totals = placements.map((placement) => {
     const total = emptyCount();
     for (const entry of days) add(total, entry.placements[placement] ?? emptyCount());
-    return { placement, ...total, ...earnings(conversionsByPlacement.get(placement)) };
+    const earned = earnings(conversionsByPlacement.get(placement));
+    const { seen, seenClickers, seenClickThrough } = reach.placements.get(placement) ?? { seen: 0, seenClickers: 0, seenClickThrough: null };
+    const perThousandSeen = (figure: number) => (seen === 0 ? null : (figure / seen) * 1000);
+    return {
+      placement,
+      ...total,
+      ...earned,
+      seen,
+      seenClickers,
+      seenClickThrough,
+      conversionsPerThousandSeen: perThousandSeen(earned.conversions),
+      revenuePerThousandSeen: perThousandSeen(earned.revenue),
+    };
   });
   const all = { ...emptyCount(), views: 0, viewVisitors: 0 };
   for (const entry of days) {
@@ -215,11 +241,11 @@ export async function readFunnelReport(db: Kysely<Schema>, range: ReportRange, o
     currencies: Object.keys(allEarnings.revenueByCurrency),
     days,
     totals,
-    all: { ...all, ...allEarnings, unattributed },
+    all: { ...all, ...allEarnings, unattributed, leaves: reach.leaves, leaveShare: all.views === 0 ? null : reach.leaves / all.views },
     ...listedSources,
     devices: devices.filter((row) => row.clicks > 0).map((row) => ({ device: row.value, clicks: row.clicks })),
     referrers: referrers.filter((row) => row.clicks > 0).map((row) => ({ host: row.value, clicks: row.clicks })),
-    pages: pages.map(({ value, views, visitors, clicks, clickers }) => ({ page: value, views, visitors, clicks, clickers })),
+    pages: pages.map(({ value, views, visitors, clicks, clickers }) => ({ page: value, views, visitors, clicks, clickers, ...(reach.pages.get(value) ?? noPageReach(value)) })),
     experiments,
     filtered,
     releases,
