@@ -1,4 +1,4 @@
-import type { FunnelReport, OtherSources } from './funnelReport';
+import type { FunnelReport, OtherSources, PlacementCount } from './funnelReport';
 import type { SourceCosts } from './sourceCosts';
 import type { FilteredFigures } from './filteredCounts';
 import type { Earnings } from '../dayCounts/earnings';
@@ -57,7 +57,7 @@ export function funnelLines({ all }: Pick<FunnelReport, 'all'>): string[] {
 
 export function placementLines({ all, totals }: Pick<FunnelReport, 'all' | 'totals'>): string[] {
   const rows: string[][] = [['Placement', 'Clicks', 'Visitors', 'Share', 'Conv.', 'Conv. rate', 'Revenue', 'EPC']];
-  const row = (name: string, count: FunnelReport['all']) => [
+  const row = (name: string, count: PlacementCount) => [
     name,
     countText(count.clicks),
     countText(count.visitors),
