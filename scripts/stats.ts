@@ -9,6 +9,7 @@
  *   npm run stats -- --from 2026-01-01 --to 2026-01-31
  *   npm run stats -- --json | --csv        for export
  *   npm run stats -- --csv --spend         spend and profit per source, campaign and ad, for a spreadsheet
+ *   npm run stats -- --csv --reach         reach per page section and per placement (docs/reach.md)
  *   npm run stats -- --all-sources         every source, not the top 20 of the range and top 5 of each day
  */
 import '../server/nodeVersion';
@@ -18,10 +19,11 @@ import { reportRange, ReportRangeError } from '../server/dayCounts/reportRange';
 import { amountText } from '../server/dayCounts/reportNumbers';
 import { formatReportCsv, formatReportJson, formatReportTable } from '../server/funnelReport/formatReport';
 import { formatSpendCsv } from '../server/funnelReport/formatCosts';
+import { formatReachCsv } from '../server/funnelReport/formatReach';
 import { commandDatabaseSettings, openCommandDatabase } from './commandDatabase';
 import { runCommand, type CommandMain } from './runCommand';
 
-const usage = `Usage: npm run stats -- [--days N | --from YYYY-MM-DD [--to YYYY-MM-DD]] [--json | --csv [--spend]] [--all-sources] [--db FILE]`;
+const usage = `Usage: npm run stats -- [--days N | --from YYYY-MM-DD [--to YYYY-MM-DD]] [--json | --csv [--spend | --reach]] [--all-sources] [--db FILE]`;
 
 /** The CSV's revenue column holds one currency; this says which, on stderr, so a redirected file stays plain CSV. */
 function csvCurrencyNote({ currency, all }: FunnelReport): string {
@@ -43,6 +45,7 @@ export const main: CommandMain = async (argv, env, out, err) => {
         json: { type: 'boolean' },
         csv: { type: 'boolean' },
         spend: { type: 'boolean' },
+        reach: { type: 'boolean' },
         'all-sources': { type: 'boolean' },
         db: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
@@ -65,6 +68,10 @@ export const main: CommandMain = async (argv, env, out, err) => {
     err(`stats: --spend is a form of --csv (the table and --json carry spend already)\n${usage}\n`);
     return 64;
   }
+  if (values.reach && (!values.csv || values.spend)) {
+    err(`stats: --reach is a form of --csv, apart from --spend (the table and --json carry reach already)\n${usage}\n`);
+    return 64;
+  }
   if (values.days !== undefined && !/^\d+$/.test(values.days)) {
     err(`stats: --days must be a whole number, got "${values.days}"\n`);
     return 64;
@@ -84,14 +91,15 @@ export const main: CommandMain = async (argv, env, out, err) => {
   if (!database) return 1;
   try {
     const report = await readFunnelReport(database.db, range, values['all-sources'] ? { sources: 'all', daySources: 'all' } : {});
-    out(values.json ? formatReportJson(report) : values.spend ? formatSpendCsv(report) : values.csv ? formatReportCsv(report) : formatReportTable(report));
+    const csv = values.spend ? formatSpendCsv : values.reach ? formatReachCsv : formatReportCsv;
+    out(values.json ? formatReportJson(report) : values.csv ? csv(report) : formatReportTable(report));
     if (values.csv && !values.spend && report.currencies.length > 0) err(`${csvCurrencyNote(report)}\n`);
     // On stderr, so the JSON and CSV stay files of their own: how to have every source instead of the top ones.
     const folded = report.otherSources || report.days.some((day) => day.otherSources);
     if (values.json && folded) {
       err(`stats: sources past the top ${report.sources.length} of the range and the top 5 of each day are added up in otherSources; --all-sources lists every one\n`);
     }
-    if (values.csv && !values.spend && folded) err('stats: the CSV has no sources; npm run stats -- --json --all-sources lists every one\n');
+    if (values.csv && !values.spend && !values.reach && folded) err('stats: the CSV has no sources; npm run stats -- --json --all-sources lists every one\n');
   } finally {
     await database.close();
   }

@@ -2,6 +2,7 @@ import type { FunnelReport } from './funnelReport';
 import type { CampaignCosts, SourceCosts } from './sourceCosts';
 import { amountText } from '../dayCounts/reportNumbers';
 import { countText } from '../lib/numberFormat';
+import { csvField } from '../lib/csvField';
 
 /** The verdict in words, e.g. "too early: about 1,200 more visitors to know". */
 export function verdictText(row: Pick<SourceCosts, 'verdict' | 'visitorsToKnow'>): string {
@@ -41,7 +42,6 @@ export function withCosts(report: FunnelReport): FunnelReport & { all: FunnelRep
   };
 }
 
-const csvField = (value: string) => (/[",\r\n]/.test(value) ? `"${value.replaceAll('"', '""')}"` : value);
 const csvNumber = (value: number | null) => (value === null ? '' : String(value));
 
 /**

@@ -7,6 +7,8 @@ import { filterReasons } from '../dayCounts/filterReasons';
 import { countText } from '../lib/numberFormat';
 import { releaseLines } from '../releases/formatReleases';
 import { addCostsLines, money, otherCurrencyNote, verdictText, withCosts } from './formatCosts';
+import { pageReachLines, placementReachLines } from './formatReach';
+import { csvField } from '../lib/csvField';
 
 type Align = 'left' | 'right';
 
@@ -277,6 +279,12 @@ export function formatReportTable(report: FunnelReport): string {
     'By page',
     ...pageLines(report),
     '',
+    'Reach per placement (from leave reports: who saw each button)',
+    ...placementReachLines(report, table),
+    '',
+    'Reach per page (how far down visitors got, and how long they read)',
+    ...pageReachLines(report, table),
+    '',
     'By day (newest first; days with nothing are left out)',
     ...dayLines(report),
     '',
@@ -292,9 +300,6 @@ export function formatReportTable(report: FunnelReport): string {
   ];
   return `${lines.join('\n')}\n`;
 }
-
-/** Placement names are plain words (shared/affiliate.ts); a retired odd one is quoted as RFC 4180 says. */
-const csvField = (value: string) => (/[",\r\n]/.test(value) ? `"${value.replaceAll('"', '""')}"` : value);
 
 /**
  * One row per day and placement, zeros included, so a spreadsheet can pivot it as it likes. The revenue

@@ -39,7 +39,7 @@ describe.each(engines)('a report from closed days on %s', (engine) => {
         const opened = await openTestDatabase(engine);
         try {
           const db = opened.database.db;
-          const insert = async (table: 'views' | 'clicks', values: Record<string, unknown>[]) => {
+          const insert = async (table: 'views' | 'clicks' | 'leaves', values: Record<string, unknown>[]) => {
             for (let start = 0; start < values.length; start += 400) await db.insertInto(table).values(values.slice(start, start + 400) as never).execute();
           };
           await insert(
@@ -50,10 +50,29 @@ describe.each(engines)('a report from closed days on %s', (engine) => {
             'clicks',
             clicks.map((click) => ({ at: at(click), day: click.day, placement: click.placement, page: click.page, referrer_host: click.referrer, device: click.device, visitor: click.visitor, via: 'beacon', source: click.source })),
           );
+          // A leave report for most views (the reach dimensions): each its view's next ordinal, its figures from its place in the list.
+          const ordinals = new Map<string, number>();
+          const leaves = views.flatMap((view, index) => {
+            if (index % 4 === 3) return [];
+            const key = `${view.day} ${view.visitor} ${view.page}`;
+            ordinals.set(key, (ordinals.get(key) ?? 0) + 1);
+            const home = view.page === '/';
+            const seen = home ? ['hero', 'explainer', 'bonus'].slice(0, index % 4) : [];
+            const sections = home ? ['hero', 'what-is', 'how-it-works'].slice(0, 1 + (index % 3)) : [];
+            return [
+              {
+                ...{ at: at(view), day: view.day, page: view.page, device: view.device, visitor: view.visitor, variants: '', ordinal: ordinals.get(key) },
+                ...{ sections: sections.join(' '), seen: seen.join(' '), clicked: seen.slice(0, index % 2).join(' '), engaged_seconds: (index * 7) % 400 },
+              },
+            ];
+          });
+          await insert('leaves', leaves);
           const range = { from: days[0]!, to: days.at(-1)! };
           const fromRaw = await readFunnelReport(db, range, options);
           // With 41 sources, the top 20 leave some over: the sum of the rest is compared too.
           expect(fromRaw.otherSources === undefined).toBe(options.sources === 'all');
+          // Every leave report counts, and the reach is compared too: the seen placements and the pages' sections.
+          expect(fromRaw.all.leaves).toBe(leaves.length);
           expect(await closeFinishedDays(db, (day) => readRawDayCounts(db, day), now)).toEqual(days.slice(0, -1).filter((day) => day >= [...views, ...clicks].map((entry) => entry.day).sort()[0]!));
           expect(await readFunnelReport(db, range, options)).toEqual(fromRaw);
           await forgetRawRows(db, 1, now);
@@ -111,7 +130,15 @@ describe.each(engines)('the funnel in readFunnelReport on %s', (engine) => {
       const report = await read('2026-04-01', '2026-04-02');
       expect({ currency: report.currency, currencies: report.currencies }).toEqual({ currency: 'USD', currencies: ['USD', 'EUR'] });
       expect(report.all).toMatchObject({ conversions: 3, revenue: 8, revenueByCurrency: { USD: 8, EUR: 8 }, unattributed: 1 });
-      expect(report.totals[0]).toEqual({ placement: 'hero', clicks: 0, visitors: 0, conversions: 2, revenue: 7, revenueByCurrency: { USD: 7, EUR: 8 } });
+      expect(report.totals[0]).toEqual({
+        placement: 'hero',
+        clicks: 0,
+        visitors: 0,
+        conversions: 2,
+        revenue: 7,
+        revenueByCurrency: { USD: 7, EUR: 8 },
+        ...{ seen: 0, seenClickers: 0, seenClickThrough: null, conversionsPerThousandSeen: null, revenuePerThousandSeen: null },
+      });
       expect(report.days[0]?.all).toMatchObject({ conversions: 3, revenue: 8 });
       expect(report.days[1]?.all).toMatchObject({ conversions: 0, revenue: 0 });
       expect(report.sources).toEqual([{ source: '', visitors: 0, clicks: 0, clickers: 0, conversions: 3, revenue: 8, revenueByCurrency: { USD: 8, EUR: 8 } }]);
