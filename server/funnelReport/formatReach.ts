@@ -5,7 +5,7 @@ import { csvField } from '../lib/csvField';
 
 /** How `npm run stats` and the digest write the reach figures (docs/reach.md); /admin has its own tables in server/admin/. */
 
-type Table = (rows: string[][], textColumns: number) => string;
+type Table = (rows: string[][], textColumns: number, align?: ('left' | 'right')[]) => string;
 
 /** What share of the range's views sent a leave report: what the reach figures rest on. */
 export function leaveCoverageLine({ all }: Pick<FunnelReport, 'all'>): string {
@@ -52,7 +52,7 @@ export function pageReachLines({ pages }: Pick<FunnelReport, 'pages'>, table: Ta
     lines.push(
       `${page.page}: ${counted(page.leaves, 'visitor')} reported; engaged ${secondsText(page.engagedSeconds.median)} median, ${secondsText(page.engagedSeconds.p75)} upper quartile`,
     );
-    lines.push(table([['  Section', 'Reached', ''], ...page.sections.map((section) => [`  ${section.id}`, percentText(section.reached, 0), bar(section.reached)])], 1));
+    lines.push(table([['  Section', 'Reached', ''], ...page.sections.map((section) => [`  ${section.id}`, percentText(section.reached, 0), bar(section.reached)])], 1, ['left', 'right', 'left']));
   }
   return lines;
 }
