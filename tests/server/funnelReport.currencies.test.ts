@@ -8,7 +8,7 @@ describe.each(engines)('the funnel in readFunnelReport on %s', (engine) => {
     it('is USD, with no revenue anywhere, when nothing converted', async () => {
       const report = await read('2026-11-20', '2026-11-21');
       expect({ currency: report.currency, currencies: report.currencies, sources: report.sources }).toEqual({ currency: 'USD', currencies: [], sources: [] });
-      expect(report.all).toEqual({ clicks: 0, visitors: 0, views: 0, viewVisitors: 0, conversions: 0, revenue: 0, revenueByCurrency: {}, unattributed: 0 });
+      expect(report.all).toEqual({ clicks: 0, visitors: 0, views: 0, viewVisitors: 0, conversions: 0, revenue: 0, revenueByCurrency: {}, unattributed: 0, leaves: 0, leaveShare: null });
     });
 
     it('is the currency with most conversions, not most revenue', async () => {

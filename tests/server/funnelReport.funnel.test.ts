@@ -3,6 +3,9 @@ import { expectDaysToAddUp, useFunnelRecording } from '../support/funnelRecordin
 
 const now = new Date('2026-11-21T15:00:00Z');
 
+/** A placement's reach without leave reports (tests/server/reachReport.test.ts has it with them). */
+const noReach = { seen: 0, seenClickers: 0, seenClickThrough: null, conversionsPerThousandSeen: null, revenuePerThousandSeen: null };
+
 describe.each(engines)('the funnel in readFunnelReport on %s', (engine) => {
   const funnel = useFunnelRecording(engine);
   const { read, view, click, sale } = funnel;
@@ -45,14 +48,16 @@ describe.each(engines)('the funnel in readFunnelReport on %s', (engine) => {
         revenue: 57.25,
         revenueByCurrency: { USD: 57.25, EUR: 10.5 },
         unattributed: 1,
+        leaves: 0,
+        leaveShare: 0,
       });
     });
 
     it('credits each conversion to the placement of its click', async () => {
       const { totals } = await read('2026-11-20', '2026-11-21');
-      expect(totals.find((row) => row.placement === 'hero')).toEqual({ placement: 'hero', clicks: 3, visitors: 3, conversions: 2, revenue: 52.25, revenueByCurrency: { USD: 52.25 } });
-      expect(totals.find((row) => row.placement === 'bonus')).toEqual({ placement: 'bonus', clicks: 1, visitors: 1, conversions: 1, revenue: 0, revenueByCurrency: { EUR: 10.5 } });
-      expect(totals.find((row) => row.placement === 'explainer')).toEqual({ placement: 'explainer', clicks: 1, visitors: 1, conversions: 0, revenue: 0, revenueByCurrency: {} });
+      expect(totals.find((row) => row.placement === 'hero')).toEqual({ placement: 'hero', clicks: 3, visitors: 3, conversions: 2, revenue: 52.25, revenueByCurrency: { USD: 52.25 }, ...noReach });
+      expect(totals.find((row) => row.placement === 'bonus')).toEqual({ placement: 'bonus', clicks: 1, visitors: 1, conversions: 1, revenue: 0, revenueByCurrency: { EUR: 10.5 }, ...noReach });
+      expect(totals.find((row) => row.placement === 'explainer')).toEqual({ placement: 'explainer', clicks: 1, visitors: 1, conversions: 0, revenue: 0, revenueByCurrency: {}, ...noReach });
     });
 
     it('counts a conversion under the day of its click, and one without a click under the day it arrived', async () => {
@@ -98,7 +103,7 @@ describe.each(engines)('the funnel in readFunnelReport on %s', (engine) => {
       .values({ txid: 'OLD', subid: 'sidebar', click_id: null, placement: 'sidebar', payout_micros: 2_000_000, currency: 'USD', status: 'sale', received_at: now.getTime(), day: '2026-11-21', reversed_at: null })
       .execute();
     const report = await read('2026-11-21', '2026-11-21');
-    expect(report.totals.at(-1)).toEqual({ placement: 'sidebar', clicks: 0, visitors: 0, conversions: 1, revenue: 2, revenueByCurrency: { USD: 2 } });
+    expect(report.totals.at(-1)).toEqual({ placement: 'sidebar', clicks: 0, visitors: 0, conversions: 1, revenue: 2, revenueByCurrency: { USD: 2 }, ...noReach });
     expect(report.days[0]?.placements.sidebar).toMatchObject({ conversions: 1, revenue: 2 });
   });
 });

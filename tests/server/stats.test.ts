@@ -75,8 +75,8 @@ describe.each(engines)('npm run stats on %s', (engine) => {
       expect({ code, err }).toEqual({ code: 0, err: '' });
       const report = JSON.parse(out);
       expect({ currency: report.currency, currencies: report.currencies }).toEqual({ currency: 'EUR', currencies: ['EUR', 'USD'] });
-      expect(report.all).toEqual({ clicks: 1, visitors: 1, views: 2, viewVisitors: 2, conversions: 2, revenue: 4, revenueByCurrency: { EUR: 4, USD: 12.5 }, unattributed: 0, cost: null, profit: null });
-      expect(report.totals[0]).toEqual({ placement: 'hero', clicks: 1, visitors: 1, conversions: 1, revenue: 0, revenueByCurrency: { USD: 12.5 } });
+      expect(report.all).toEqual({ clicks: 1, visitors: 1, views: 2, viewVisitors: 2, conversions: 2, revenue: 4, revenueByCurrency: { EUR: 4, USD: 12.5 }, unattributed: 0, leaves: 0, leaveShare: 0, cost: null, profit: null });
+      expect(report.totals[0]).toMatchObject({ placement: 'hero', clicks: 1, visitors: 1, conversions: 1, revenue: 0, revenueByCurrency: { USD: 12.5 }, seen: 0, seenClickThrough: null });
       expect(report.sources).toEqual([
         { source: 'newsletter', visitors: 2, clicks: 1, clickers: 1, conversions: 1, revenue: 0, revenueByCurrency: { USD: 12.5 }, cost: null, profit: null, roi: null, chanceProfitable: null },
         { source: '', visitors: 0, clicks: 0, clickers: 0, conversions: 1, revenue: 4, revenueByCurrency: { EUR: 4 }, cost: null, profit: null, roi: null, chanceProfitable: null },
