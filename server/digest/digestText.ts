@@ -1,4 +1,5 @@
 import { campaignSpendLines, experimentLines, funnelLines, placementLines, sourceLines, spendLines, table } from '../funnelReport/formatReport';
+import { placementReachLines } from '../funnelReport/formatReach';
 import { digestCampaigns } from './digestContent';
 import { adminRangeUrl, incidentHeading, incidentSpan, runningExperiments, type DigestContent } from './digestContent';
 
@@ -20,6 +21,9 @@ export function digestText(content: DigestContent): string {
     '',
     'By placement',
     ...placementLines(report),
+    '',
+    'Who saw each placement',
+    ...placementReachLines(report, table),
     '',
     'Top sources',
     ...sourceLines(report, '`npm run stats -- --all-sources` lists every one.'),

@@ -6,6 +6,7 @@ import type { OutboxMessage } from '../../server/delivery/outbox';
 import { engines } from '../support/engines';
 import { useFunnelRecording } from '../support/funnelRecording';
 import { parseHtml } from '../support/html';
+import { createLeaveStore } from '../../server/leaves/leaveStore';
 
 const siteUrl = 'https://auctions.example.com';
 /** 2026-01-12 to 2026-01-18, against 2026-01-05 to 2026-01-11. */
@@ -28,6 +29,9 @@ describe.each(engines)('the weekly digest on %s', (engine) => {
     const heroOfA = await funnel.click('2026-01-13T08:01:00Z', 'hero', 'a', 'newsletter');
     await funnel.click('2026-01-13T09:01:00Z', 'bonus', 'b', 'newsletter');
     await funnel.sale('2026-01-15T12:00:00Z', { txid: 'T1', subid: heroOfA, payout: '40' });
+    // One of the three sent a leave report: saw the hero button and followed it.
+    const leave = { page: '/', device: 'mobile', variants: '', sections: ['hero'], seen: ['hero'], clicked: ['hero'], engagedSeconds: 20 } as const;
+    expect(await createLeaveStore(funnel.opened.database.db).record({ ...leave, at: new Date('2026-01-13T08:02:00Z'), visitor: 'a' })).toBe('recorded');
     // The week before: two visitors, one click, no sale; and a day after the week that counts in neither.
     await funnel.view('2026-01-06T08:00:00Z', 'x', 'direct');
     await funnel.view('2026-01-07T08:00:00Z', 'y', 'direct');
@@ -94,6 +98,11 @@ describe.each(engines)('the weekly digest on %s', (engine) => {
     expect(message.text).toMatch(/^hero +1 +1 +50% +1 +100% +40\.00 USD +40\.00 USD$/m);
     expect(message.text).toMatch(/^newsletter +2 +2 +2 +100% +1 +40\.00 USD$/m);
     expect(message.text).toMatch(/^google\.com +1 +0 +0 +0% +0 +–$/m);
+  });
+
+  it('tells who saw each placement, and what share of views the figures rest on, in the text part', () => {
+    expect(message.text).toContain('Who saw each placement\nReach rests on 1 leave report for 3 views (33%).');
+    expect(message.text).toMatch(/^hero +1 +1 +100% +1,000\.0 +40,000\.00 USD$/m);
   });
 
   it('lists the incidents opened or closed in the week and those still open, in both parts', () => {
