@@ -47,21 +47,36 @@ function currencySums<Row extends Record<string, unknown>>(rows: readonly Row[])
   return sums;
 }
 
-/** A sum per day (conversion_days, conversion_source_days) over the range, in day order, rows at zero left out. */
-async function readDaySums(db: Kysely<Schema>, table: 'conversion_days' | 'conversion_source_days', key: 'placement' | 'source', { from, to }: ReportRange) {
+/**
+ * A sum per day (conversion_days, conversion_source_days) over the range, in day order, rows at zero left
+ * out (as currencySums leaves them): each row made once, by `make`, for the few hundred rows a month holds.
+ */
+async function readDaySums<Sum>(
+  db: Kysely<Schema>,
+  table: 'conversion_days' | 'conversion_source_days',
+  key: 'placement' | 'source',
+  { from, to }: ReportRange,
+  make: (day: string, value: string, currency: string, conversions: number, micros: number) => Sum,
+): Promise<Sum[]> {
   const found = await sql<Record<string, unknown>>`select day, ${sql.ref(key)} as key, currency, conversions, payout_micros as micros
     from ${sql.table(table)} where day >= ${from} and day <= ${to} order by day`.execute(db);
-  return currencySums(found.rows).map(({ day, key: value, currency, conversions, micros }) => ({ day: String(day), value: String(value), currency, conversions, micros }));
+  const sums: Sum[] = [];
+  for (const row of found.rows) {
+    const conversions = Number(row.conversions);
+    const micros = Number(row.micros);
+    if (conversions !== 0 || micros !== 0) sums.push(make(String(row.day), String(row.key), String(row.currency).trim(), conversions, micros));
+  }
+  return sums;
 }
 
 /** Every day of the range with conversions, per placement and currency, in day order. */
-export async function readPlacementDaySums(db: Kysely<Schema>, range: ReportRange): Promise<PlacementDaySum[]> {
-  return (await readDaySums(db, 'conversion_days', 'placement', range)).map(({ value, ...sum }) => ({ ...sum, placement: value }));
+export function readPlacementDaySums(db: Kysely<Schema>, range: ReportRange): Promise<PlacementDaySum[]> {
+  return readDaySums(db, 'conversion_days', 'placement', range, (day, placement, currency, conversions, micros) => ({ day, currency, conversions, micros, placement }));
 }
 
 /** Each day's conversions per source and currency, for the days whose sources a report lists, in day order. */
-export async function readSourceDaySums(db: Kysely<Schema>, range: ReportRange): Promise<SourceDaySum[]> {
-  return (await readDaySums(db, 'conversion_source_days', 'source', range)).map(({ value, ...sum }) => ({ ...sum, source: value }));
+export function readSourceDaySums(db: Kysely<Schema>, range: ReportRange): Promise<SourceDaySum[]> {
+  return readDaySums(db, 'conversion_source_days', 'source', range, (day, source, currency, conversions, micros) => ({ day, currency, conversions, micros, source }));
 }
 
 /** Each source's conversions per currency over the range: its whole months from their sums, the days around them from the days'. */

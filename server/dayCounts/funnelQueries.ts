@@ -49,22 +49,45 @@ export function readTopValues(db: Kysely<Schema>, dimension: Dimension, { from, 
   );
 }
 
+/** What readTopAndNamedValues lists of one dimension: its `limit` busiest values and the named ones wherever they rank. */
+export interface TopAndNamed {
+  dimension: Dimension;
+  limit: number;
+  values: readonly string[];
+}
+
 /**
  * A dimension's busiest values and some named ones, in one read of its rows: the `limit` first values over the
  * range in valueOrder, and the named ones wherever they rank (the othersValue row is never listed). For a
  * report that lists the busiest and those it must show (the campaigns with a cost), where two reads would
  * sum the same rows twice.
  */
-export function readTopAndNamedValues(db: Kysely<Schema>, dimension: Dimension, { from, to }: ReportRange, dayCounts: DayCounts, limit: number, values: readonly string[]): Promise<DayCountRow[]> {
-  const named = values.length === 0 ? sql`` : sql`or value in (${sql.join(values)})`;
-  return rows(
-    db,
-    sql`select value, views, visitors, clicks, clickers from (
-        select value, views, visitors, clicks, clickers, row_number() over (order by ${valueOrder}) as position from (
-          select value, ${sums} from (${rangeValueRows(dimension, from, to, dayCounts)}) as counts where value <> ${othersValue} group by value
-        ) as byValue
-      ) as ranked where position <= ${limit} ${named} order by position`,
+export async function readTopAndNamedValues(db: Kysely<Schema>, dimension: Dimension, range: ReportRange, dayCounts: DayCounts, limit: number, values: readonly string[]): Promise<DayCountRow[]> {
+  return (await readTopAndNamedValuesOf(db, [{ dimension, limit, values }], range, dayCounts))[0]!;
+}
+
+/**
+ * readTopAndNamedValues for several dimensions (or limits) in one statement, a list of rows each in the
+ * order asked. The named values go as one parameter (an array, or JSON on SQLite): the campaigns and ads
+ * with a cost are some hundreds, which as a parameter each cost more to send and plan than the read.
+ */
+export async function readTopAndNamedValuesOf(db: Kysely<Schema>, wanted: readonly TopAndNamed[], { from, to }: ReportRange, dayCounts: DayCounts): Promise<DayCountRow[][]> {
+  const postgres = engineOf(db) === 'postgres';
+  const named = (values: readonly string[]) =>
+    values.length === 0 ? sql`` : postgres ? sql`or value = any(${[...values]}::text[])` : sql`or value in (select value from json_each(${JSON.stringify(values)}))`;
+  const byValue = wanted.map(
+    ({ dimension }, part) =>
+      sql`select ${sql.lit(part)} as part, value, ${sums} from (${rangeValueRows(dimension, from, to, dayCounts)}) as counts where value <> ${othersValue} group by value`,
   );
+  const listed = wanted.map(({ limit, values }, part) => sql`(part = ${sql.lit(part)} and (position <= ${limit} ${named(values)}))`);
+  const found = await sql<Record<string, unknown>>`select part, value, views, visitors, clicks, clickers from (
+      select part, value, views, visitors, clicks, clickers, row_number() over (partition by part order by ${valueOrder}) as position from (
+        ${sql.join(byValue, sql` union all `)}
+      ) as byValue
+    ) as ranked where ${sql.join(listed, sql` or `)} order by part, position`.execute(db);
+  const rows = wanted.map((): DayCountRow[] => []);
+  for (const row of found.rows) rows[Number(row.part)]!.push(toDayCountRow(row));
+  return rows;
 }
 
 /** Window sums of a grouped dimension's figures, and how many values its rows hold (an othersValue row holds distinct_values). */
@@ -209,31 +232,29 @@ export async function readCampaignConversionCounts(db: Kysely<Schema>, { from, t
   // column this reads (migration 12), half the work on a year. INDEXED BY also fails loudly should a
   // change to the query stop the index from serving it. PostgreSQL chooses by its statistics.
   const table = engineOf(db) === 'sqlite' ? sql`conversions indexed by conversions_in_campaigns` : sql`conversions`;
-  const reads = days.flatMap(({ from: first, to: last }) => [
-    sql<Record<string, unknown>>`select coalesce(source, '') as source, coalesce(campaign, '') as campaign, coalesce(content, '') as content, currency,
+  const parts = days.flatMap(({ from: first, to: last }) => [
+    sql`select coalesce(source, '') as source, coalesce(campaign, '') as campaign, coalesce(content, '') as content, currency,
         count(*) as conversions, coalesce(sum(payout_micros), 0) as micros
       from ${table}
       where reversed_at is null and (campaign is not null or content is not null) and coalesce(click_day, day) >= ${first} and coalesce(click_day, day) <= ${last}
-      group by coalesce(source, ''), coalesce(campaign, ''), coalesce(content, ''), currency`.execute(db),
-    sql<Record<string, unknown>>`select source, campaign, content, currency, sum(conversions) as conversions, sum(payout_micros) as micros
-      from daily_campaign_conversions where day >= ${first} and day <= ${last} group by source, campaign, content, currency`.execute(db),
+      group by coalesce(source, ''), coalesce(campaign, ''), coalesce(content, ''), currency`,
+    sql`select source, campaign, content, currency, conversions, payout_micros as micros from daily_campaign_conversions where day >= ${first} and day <= ${last}`,
   ]);
   if (split) {
-    reads.push(sql<Record<string, unknown>>`select source, campaign, content, currency, sum(conversions) as conversions, sum(payout_micros) as micros
-      from conversion_campaign_months where month >= ${split.months.first} and month <= ${split.months.last} group by source, campaign, content, currency`.execute(db));
+    parts.push(sql`select source, campaign, content, currency, conversions, payout_micros as micros
+      from conversion_campaign_months where month >= ${split.months.first} and month <= ${split.months.last}`);
   }
-  const sums = new Map<string, CampaignConversionCount>();
-  for (const { rows } of await Promise.all(reads)) {
-    for (const row of rows) {
-      // char(3) may come back padded; sums of bigints come back from PostgreSQL as text.
-      const found = { source: String(row.source), campaign: String(row.campaign), content: String(row.content), currency: String(row.currency).trim() };
-      const key = JSON.stringify(found);
-      const sum = sums.get(key) ?? { ...found, conversions: 0, micros: 0 };
-      sum.conversions += Number(row.conversions);
-      sum.micros += Number(row.micros);
-      sums.set(key, sum);
-    }
+  if (parts.length === 0) return [];
+  // The days' and months' parts summed in one statement: one round trip and one row a key, whatever the split.
+  const { rows } = await sql<Record<string, unknown>>`select source, campaign, content, currency, sum(conversions) as conversions, sum(micros) as micros
+    from (${sql.join(parts, sql` union all `)}) as parts group by source, campaign, content, currency`.execute(db);
+  const sums: CampaignConversionCount[] = [];
+  for (const row of rows) {
+    // char(3) may come back padded; sums of bigints come back from PostgreSQL as text.
+    const conversions = Number(row.conversions);
+    const micros = Number(row.micros);
+    if (conversions !== 0 || micros !== 0) sums.push({ source: String(row.source), campaign: String(row.campaign), content: String(row.content), currency: String(row.currency).trim(), conversions, micros });
   }
   // A campaign's whole months may hold only conversions since reversed: they are not shown.
-  return [...sums.values()].filter((sum) => sum.conversions !== 0 || sum.micros !== 0);
+  return sums;
 }

@@ -6,7 +6,7 @@ import { costVerdict, type CostVerdictKind } from '../costs/costVerdict';
 import type { DayCounts } from '../dayCounts/dayCounts';
 import { adValue, campaignParts, campaignValue, type DayCountRow } from '../dayCounts/dimensions';
 import type { CurrencySum, PlacementDaySum, SourceSum } from '../dayCounts/conversionSums';
-import { readCampaignConversionCounts, readPerDay, readTopAndNamedValues, type CampaignConversionCount } from '../dayCounts/funnelQueries';
+import { readCampaignConversionCounts, readPerDay, readTopAndNamedValuesOf, type CampaignConversionCount } from '../dayCounts/funnelQueries';
 import { daysOf, type ReportRange } from '../dayCounts/reportRange';
 
 const microsPerUnit = 1_000_000;
@@ -299,12 +299,17 @@ interface CampaignReads extends CampaignCostSums {
  * 'ad' dimensions, so the read costs what the campaigns and days cost, not the traffic.
  */
 async function readCampaigns(db: Kysely<Schema>, range: ReportRange, dayCounts: DayCounts, costs: CampaignCostSums, credited: CampaignConversionCount[]): Promise<CampaignReads> {
-  // The busiest and every one with a cost, in one read a dimension. An ad with a cost has a campaign with
+  // The busiest and every one with a cost, both dimensions in one read. An ad with a cost has a campaign with
   // one (its row counts for both), so every costed ad is under a campaign shown.
-  const [campaignRows, adRows] = await Promise.all([
-    readTopAndNamedValues(db, 'campaign', range, dayCounts, uncostedCampaignsListed, [...costs.campaignCosts.keys()]),
-    readTopAndNamedValues(db, 'ad', range, dayCounts, uncostedAdsListed, [...costs.adCosts.keys()]),
-  ]);
+  const [campaignRows = [], adRows = []] = await readTopAndNamedValuesOf(
+    db,
+    [
+      { dimension: 'campaign', limit: uncostedCampaignsListed, values: [...costs.campaignCosts.keys()] },
+      { dimension: 'ad', limit: uncostedAdsListed, values: [...costs.adCosts.keys()] },
+    ],
+    range,
+    dayCounts,
+  );
   return { ...costs, credited, campaignRows, adRows };
 }
 
