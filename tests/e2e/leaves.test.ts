@@ -128,7 +128,7 @@ describe('leave reports in a browser', () => {
     await sleep(seenWait);
     await hide();
     const [report] = await leavesOnceThere(1);
-    expect(report).toEqual({ page: '/', variants: await variants(), sections: expect.arrayContaining(homeSections), seen: expect.arrayContaining(['bonus']), engagedSeconds: expect.any(Number) });
+    expect(report).toEqual({ page: '/', variants: await variants(), sections: expect.arrayContaining(homeSections), seen: expect.arrayContaining(['bonus']), clicked: [], engagedSeconds: expect.any(Number) });
     expect(report!.engagedSeconds).toBeGreaterThanOrEqual(1);
     expect(new Set(report!.sections).size).toBe(report!.sections.length);
     // Sent once: visibilitychange sent it, nothing else did.
@@ -146,6 +146,17 @@ describe('leave reports in a browser', () => {
     const [report] = await leavesOnceThere(1);
     expect(report!.sections.sort()).toEqual(first.sections.sort());
     expect(report!.seen.sort()).toEqual(first.placements.sort());
+  });
+
+  it('reports a followed link as clicked, and as seen however briefly it was in view', async () => {
+    await land('/');
+    // The link is not followed out of the test: the reports see the click all the same (they listen in the capture phase).
+    await page.evaluate(() => addEventListener('click', (event) => event.preventDefault()));
+    await page.click('a[data-placement="hero"]');
+    await hide();
+    const [report] = await leavesOnceThere(1);
+    expect(report!.clicked).toEqual(['hero']);
+    expect(report!.seen).toContain('hero');
   });
 
   it('does not count a placement scrolled past in under a second', async () => {

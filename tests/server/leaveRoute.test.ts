@@ -77,6 +77,18 @@ describe.each(engines)('POST /api/leaves on %s', (engine) => {
     expect(counted.map((row) => ({ ...row, count: Number(row.count) }))).toEqual([{ beacon: 'leave', reason: 'repeat', count: 2 }]);
   });
 
+  it('records the placements whose link was followed, each as seen too, and none from a script that sends no list', async () => {
+    await post('/api/views', view).expect(204);
+    await post('/api/leaves', { ...leave, seen: ['hero'], clicked: ['bonus'] }).expect(204);
+    await post('/api/views', view).expect(204);
+    await post('/api/leaves', leave).expect(204);
+    const rows = await database.db().selectFrom('leaves').select(['seen', 'clicked']).orderBy('id').execute();
+    expect(rows).toEqual([
+      { seen: 'hero bonus', clicked: 'bonus' },
+      { seen: 'hero', clicked: '' },
+    ]);
+  });
+
   it.each(pagePaths)('takes the leave of %s with every one of its sections and placements', async (page) => {
     await post('/api/views', { ...view, page }).expect(204);
     const { sections, placements } = pageLayouts[page];
@@ -127,6 +139,9 @@ describe('POST /api/leaves: what a report must hold', () => {
     ['an unknown placement', { ...leave, seen: ['sidebar'] }],
     ['a placement seen twice', { ...leave, seen: ['bonus', 'bonus'] }],
     ['missing seen placements', { ...leave, seen: undefined }],
+    ['an unknown placement clicked', { ...leave, clicked: ['sidebar'] }],
+    ['a placement clicked twice', { ...leave, clicked: ['hero', 'hero'] }],
+    ['clicked placements that are not a list', { ...leave, clicked: 'hero' }],
     ['engaged seconds past the cap', { ...leave, engagedSeconds: leaveBeaconLimits.maxEngagedSeconds + 1 }],
     ['negative engaged seconds', { ...leave, engagedSeconds: -1 }],
     ['fractional engaged seconds', { ...leave, engagedSeconds: 1.5 }],
@@ -146,6 +161,7 @@ describe('POST /api/leaves: what a report must hold', () => {
         variants: fc.oneof(fc.constant(''), fc.string({ maxLength: 10 })),
         sections: fc.oneof(fc.array(name, { maxLength: 10 }), fc.anything()),
         seen: fc.oneof(fc.array(name, { maxLength: 8 }), fc.anything()),
+        clicked: fc.oneof(fc.array(name, { maxLength: 8 }), fc.anything()),
         engagedSeconds: fc.oneof(fc.integer({ min: -5, max: 2000 }), fc.double(), fc.anything()),
       },
       { requiredKeys: [] },
@@ -157,11 +173,12 @@ describe('POST /api/leaves: what a report must hold', () => {
       }),
       { numRuns: 150 },
     );
-    const rows = await database.db().selectFrom('leaves').select(['page', 'sections', 'seen', 'engaged_seconds']).execute();
+    const rows = await database.db().selectFrom('leaves').select(['page', 'sections', 'seen', 'clicked', 'engaged_seconds']).execute();
     for (const row of rows) {
       const { sections, placements } = pageLayouts[row.page as keyof typeof pageLayouts];
       for (const id of row.sections.split(' ').filter(Boolean)) expect(sections).toContain(id);
       for (const placement of row.seen.split(' ').filter(Boolean)) expect(placements).toContain(placement);
+      for (const placement of row.clicked.split(' ').filter(Boolean)) expect(row.seen.split(' ')).toContain(placement);
       expect(Number(row.engaged_seconds)).toBeLessThanOrEqual(leaveBeaconLimits.maxEngagedSeconds);
     }
     // Two views were counted: at most one leave each.
