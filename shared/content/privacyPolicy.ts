@@ -112,7 +112,7 @@ export const privacyPolicy: ProsePage = {
         },
         {
           kind: 'paragraph',
-          text: 'When you leave one of our pages, switch away from it or go on to another of our pages, your browser sends one more short report about that page view, so we can tell a button people do not click from a button they never reached: which sections of the page came into view, which of our registration buttons and links were on screen (at least half of one, for at least a second), and for how many seconds the page was in front of you while you were reading or scrolling (at most 30 minutes). It is sent with the same visitor code, worked out the same way, holds nothing else about you, and is kept for as long as the page-view record.',
+          text: 'When you leave one of our pages, switch away from it or go on to another of our pages, your browser sends one more short report about that page view, so we can tell a button people do not click from a button they never reached: which sections of the page came into view, which of our registration buttons and links were on screen (at least half of one, for at least a second) and which of them you followed, and for how many seconds the page was in front of you while you were reading or scrolling (at most 30 minutes). It is sent with the same visitor code, worked out the same way, holds nothing else about you, and is kept for as long as the page-view record.',
         },
         {
           kind: 'paragraph',
