@@ -129,7 +129,7 @@ async function generate(setup: EngineSetup, counts: VolumeCounts): Promise<numbe
   }
   const took = performance.now() - started;
   console.log(
-    `  generated ${number(written.views)} views (${number(written.visitors)} visitor-days), ${number(written.clicks)} clicks, ${number(written.conversions)} conversions (${number(written.refunds)} refunded) ` +
+    `  generated ${number(written.views)} views (${number(written.visitors)} visitor-days) with ${number(written.leaves)} leave reports, ${number(written.clicks)} clicks, ${number(written.conversions)} conversions (${number(written.refunds)} refunded) ` +
       `from ${plan[0]!.day} to ${plan.at(-1)!.day} in ${seconds(took)} (${number(Math.round((written.views + written.clicks) / (took / 1000)))} rows/s); ` +
       `${number(paidCampaigns.length)} paid campaigns with ${number(paidCampaigns.reduce((sum, { ads }) => sum + ads.length, 0))} ads brought ${number(written.paidVisitors)} of the visitor-days and ${number(written.costs)} rows of daily costs`,
   );

@@ -1,5 +1,7 @@
 import { utcDay } from '../../server/lib/utcDay';
+import { affiliatePlacements } from '../../shared/affiliate';
 import { pagePaths } from '../../shared/routes';
+import { pageLayouts } from '../../server/leaves/pageLayout';
 import { dayLiteral, int, type BulkWriter } from './bulkWriter';
 import { apportion, type VolumeCounts, type VolumeDay } from './volumePlan';
 import { drawClicks, drawPayout, drawVisitors, paidCampaigns, refundShare, viewPageWeights, viewsPerVisitor, type PaidAd, type Visitor } from './volumeTraffic';
@@ -9,13 +11,15 @@ import { drawClicks, drawPayout, drawVisitors, paidCampaigns, refundShare, viewP
  * into a database already at the current schema. Page views, the bulk, are made by the database itself
  * from a series of numbers joined to the day's visitors and to a table of pages; the day's visitors, its
  * clicks (each needs a click ID), its conversions (each copies its click) and each paid ad's cost of the
- * day are drawn here and inserted in batches. The days are not closed here: the built server closes them
+ * day are drawn here and inserted in batches. Four views in five have their leave report (issue 29), made the
+ * same way from the same numbers: the home page's visitors get down to a depth drawn evenly over its seven
+ * sections and see the placements down to it; the text pages' reports reach nothing of theirs. The days are not closed here: the built server closes them
  * at start-up with its own job, so daily_counts is what a real installation's would be.
  */
 
 /** Multipliers for numbering rows in a scrambled order (modulo a prime): which visitor, page, moment and landing a view is. */
 const prime = 2_147_483_647;
-const scramble = { visitor: 1_597_334_677, page: 805_306_457, moment: 1_220_703_125, landing: 1_664_525_713 };
+const scramble = { visitor: 1_597_334_677, page: 805_306_457, moment: 1_220_703_125, landing: 1_664_525_713, depth: 1_103_515_245, engaged: 1_812_433_253 };
 /** Row i's share of n, 0..n-1, spread evenly over consecutive i. */
 const bucket = (multiplier: number, n: number) => `(i * ${int(multiplier)} % ${prime}) * ${int(n)} / ${prime}`;
 /** The page table has this many rows, each page as many as its share. */
@@ -36,11 +40,35 @@ const eventColumns = [['txid', 'text'], ['status', 'text'], ['outcome', 'text'],
 
 export interface VolumeWritten extends VolumeCounts {
   visitors: number;
+  /** Leave reports: four views in five. */
+  leaves: number;
   refunds: number;
   /** Visitor-days brought by the paid campaigns, and the costs rows written for them. */
   paidVisitors: number;
   costs: number;
 }
+
+/** The section of the home page each placement stands in, so a visitor who got down to a section saw the placements above. */
+const placementSection: Record<(typeof affiliatePlacements)[number], string> = {
+  hero: 'hero',
+  explainer: 'what-is',
+  'start-learning': 'how-it-works',
+  'check-auctions-image': 'check-auctions',
+  'check-auctions-button': 'check-auctions',
+  bonus: 'bonus',
+};
+
+/** Per depth (the index of the last home section reached), the sections reached and the placements seen, as the leaves table holds them. */
+function depthRows(): unknown[][] {
+  const sections = pageLayouts['/'].sections;
+  return sections.map((_, depth) => {
+    const reached = sections.slice(0, depth + 1);
+    return [depth, reached.join(' '), affiliatePlacements.filter((placement) => reached.includes(placementSection[placement])).join(' ')];
+  });
+}
+
+/** Leave reports are sent for views whose number is not a multiple of this: four in five. */
+const viewsPerMissingLeave = 5;
 
 /**
  * A day's costs of the paid campaigns, in USD: one row per ad, or per campaign (content '') when it has one
@@ -70,7 +98,10 @@ export async function writeVolume(writer: BulkWriter, plan: readonly VolumeDay[]
   await writer.run('create temp table bench_pages (bucket bigint primary key, page text not null)');
   const pages = apportion(pageBuckets, pagePaths.map((page) => viewPageWeights[page] ?? 0.02)).flatMap((share, k) => Array<string>(share).fill(pagePaths[k]!));
   await writer.insert('bench_pages', [['bucket', 'bigint'], ['page', 'text']], pages.map((page, k) => [k, page]));
-  const written: VolumeWritten = { views: 0, clicks: 0, conversions: 0, visitors: 0, refunds: 0, paidVisitors: 0, costs: 0 };
+  await writer.run('create temp table bench_depths (depth bigint primary key, sections text not null, seen text not null)');
+  const depths = depthRows();
+  await writer.insert('bench_depths', [['depth', 'bigint'], ['sections', 'text'], ['seen', 'text']], depths);
+  const written: VolumeWritten = { views: 0, clicks: 0, conversions: 0, visitors: 0, leaves: 0, refunds: 0, paidVisitors: 0, costs: 0 };
   let firstView = 1;
   let txid = 0;
   for (const [k, day] of plan.entries()) {
@@ -87,6 +118,18 @@ export async function writeVolume(writer: BulkWriter, plan: readonly VolumeDay[]
         from series
         join bench_visitors v on v.n = ${bucket(scramble.visitor, visitors.length)}
         join bench_pages p on p.bucket = ${bucket(scramble.page, pageBuckets)}`);
+      // Each view's leave report, from the same numbers: its visitor, page and moment. The ordinal is the
+      // view's number, unique as the index asks; nothing reads it but the check on arrival.
+      await writer.run(`${writer.series(firstView, last)}
+        insert into leaves (at, day, page, device, visitor, variants, sections, seen, clicked, engaged_seconds, ordinal)
+        select ${int(day.start)} + ${bucket(scramble.moment, day.span)}, ${dayLiteral(day.day)}, p.page, v.device, v.visitor, '',
+          case when p.page = '/' then d.sections else '' end, case when p.page = '/' then d.seen else '' end, '', ${bucket(scramble.engaged, 240)}, i
+        from series
+        join bench_visitors v on v.n = ${bucket(scramble.visitor, visitors.length)}
+        join bench_pages p on p.bucket = ${bucket(scramble.page, pageBuckets)}
+        join bench_depths d on d.depth = ${bucket(scramble.depth, depths.length)}
+        where i % ${int(viewsPerMissingLeave)} <> 0`);
+      written.leaves += day.views - (Math.floor(last / viewsPerMissingLeave) - Math.floor((firstView - 1) / viewsPerMissingLeave));
       firstView = last + 1;
     }
     const clicks = drawClicks(day, visitors);
@@ -135,6 +178,7 @@ export async function writeVolume(writer: BulkWriter, plan: readonly VolumeDay[]
   }
   await writer.run('drop table bench_visitors');
   await writer.run('drop table bench_pages');
+  await writer.run('drop table bench_depths');
   return written;
 }
 
