@@ -16,6 +16,7 @@ import { FunnelSummary } from './FunnelSummary';
 import { FilteredTable } from './FilteredTable';
 import { PageTable } from './PageTable';
 import { PlacementTable } from './PlacementTable';
+import { ReachPages } from './ReachPages';
 import { ReleaseTable } from './ReleaseTable';
 import { Caption, ScrollBox } from './ScrollBox';
 import { SourceTable } from './SourceTable';
@@ -205,7 +206,7 @@ export function AdminPage({ report, rangeError, linkHealth, affiliateUrl, alerts
               <h2>Not counted, and why</h2>
               <FilteredTable filtered={report.filtered} from={report.from} to={report.to} />
               <h2>By placement</h2>
-              <PlacementTable totals={report.totals} all={report.all} from={report.from} to={report.to} />
+              <PlacementTable totals={report.totals} all={report.all} from={report.from} to={report.to} seen={{ currency: report.currency }} />
               <h2>By source</h2>
               <SourceTable sources={report.sources} otherSources={report.otherSources} from={report.from} to={report.to} />
               <h2>Experiments</h2>
@@ -225,6 +226,8 @@ export function AdminPage({ report, rangeError, linkHealth, affiliateUrl, alerts
               <DailySourceTable days={report.days} />
               <h2>By page</h2>
               <PageTable pages={report.pages} from={report.from} to={report.to} />
+              <h2>Reach by page</h2>
+              <ReachPages pages={report.pages} all={report.all} />
               <h2>Where clicks come from</h2>
               <Breakdown
                 caption="Clicks by device class"

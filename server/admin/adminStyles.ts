@@ -1,5 +1,8 @@
 import { createHash } from 'node:crypto';
 
+/** A reach bar's width as a class per whole percent: the page's CSP allows no style attribute (ReachPages.tsx). */
+const reachWidths = Array.from({ length: 101 }, (_, percent) => `.reach-${percent}{width:${percent}%}`).join('');
+
 /** The admin page's whole stylesheet, inline; the page's own CSP allows exactly this text by its hash. */
 export const adminCss = `
 *{box-sizing:border-box}
@@ -49,6 +52,23 @@ figcaption{font-weight:600}
 .incidents li{background:#fff;border:1px solid #cbd2d9;border-radius:.5rem;padding:.5rem .75rem;margin:.5rem 0;overflow-wrap:anywhere}
 .release-mark{color:#a14b00}
 .release-head{display:block;position:sticky;left:.6rem;max-width:calc(100vw - 3.2rem)}
+.placements th:first-child{position:sticky;left:0;z-index:1;background:#fff;box-shadow:1px 0 0 #e4e7eb}
+th.long{min-width:6.5em}
+.reach-pages{display:grid;gap:1rem;grid-template-columns:repeat(auto-fill,minmax(20rem,1fr));align-items:start}
+@media (max-width:35rem){.reach-pages{grid-template-columns:1fr}}
+.reach-page{background:#fff;border:1px solid #cbd2d9;border-radius:.5rem;padding:.5rem .75rem;min-width:0;overflow-wrap:anywhere}
+.reach-page h3{margin:0 0 .25rem}
+.reach-page p{margin:.25rem 0;font-size:.9rem}
+table.reach{margin:.25rem 0 0}
+table.reach th,table.reach td{padding:.25rem .4rem}
+table.reach thead th{text-align:left}
+table.reach th:first-child{padding-left:0}
+table.reach tbody th{font-weight:400}
+table.reach td{text-align:left;width:60%}
+.reach-figure{display:inline-block;width:3em;text-align:right;margin-right:.5rem;font-variant-numeric:tabular-nums}
+.reach-bar{display:inline-block;vertical-align:middle;width:calc(100% - 3.5em);height:.7rem;background:#e4e7eb;border-radius:.2rem;overflow:hidden}
+.reach-bar>span{display:block;height:100%;background:#13315c}
+${reachWidths}
 `;
 
 export const adminCssHash = `'sha256-${createHash('sha256').update(adminCss).digest('base64')}'`;

@@ -105,8 +105,8 @@ describe.each(engines)('the funnel on %s', (engine) => {
     const html = await admin();
     const byPlacement = tableCaptioned(html, 'Clicks and conversions by placement');
     for (const placement of affiliatePlacements) {
-      // Clicks, visitors, share, conversions, conversion rate, revenue, earnings per click.
-      expect(cells(rowHeaded(byPlacement, placement))).toEqual(['1', '1', '17%', '1', '100%', `${payouts[placement]} USD`, `${payouts[placement]} USD`]);
+      // Clicks, visitors, share, conversions, conversion rate, revenue, earnings per click (between the seen figures, which leave reports set).
+      expect(cells(rowHeaded(byPlacement, placement)).slice(2, 9)).toEqual(['1', '1', '17%', '1', '100%', `${payouts[placement]} USD`, `${payouts[placement]} USD`]);
     }
     const bySource = tableCaptioned(html, 'Visitors, clicks and conversions by source');
     // Visitors, visitors who clicked, clicks, click-through rate, conversions, revenue: all of it the newsletter's.

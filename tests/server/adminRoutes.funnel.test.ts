@@ -58,13 +58,15 @@ describe.each(engines)('GET /admin with views, clicks and conversions on %s', (e
   it('shows per placement conversions, conversion rate, revenue and earnings per click, refunds left out', async () => {
     const table = tableCaptioned(await adminPage(), 'Clicks and conversions by placement');
     expect(table.all('thead th').map((cell) => cell.text())).toEqual([
-      'Placement', 'Clicks', 'Visitors', 'Share of clicks', 'Conversions', 'Conversion rate', 'Revenue', 'Earnings per click',
+      'Placement', 'Saw', 'CTR of those who saw', 'Clicks', 'Visitors', 'Share of clicks', 'Conversions', 'Conversion rate', 'Revenue',
+      'Earnings per click', 'Revenue per 1,000 who saw',
     ]);
-    assertSelector(table, 'thead th[scope="col"]', 8);
-    expect(cells(rowHeaded(table, 'hero'))).toEqual(['2', '2', '67%', '1', '50%', '40.00 USD', '20.00 USD']);
-    expect(cells(rowHeaded(table, 'bonus'))).toEqual(['1', '1', '33%', '1', '100%', '10.00 USD', '10.00 USD']);
-    expect(cells(rowHeaded(table, 'explainer'))).toEqual(['0', '0', '0%', '0', '–', '–', '–']);
-    expect(cells(rowHeaded(table, 'All placements'))).toEqual(['3', '3', '100%', '3', '100%', '55.00 USD', '18.33 USD']);
+    assertSelector(table, 'thead th[scope="col"]', 11);
+    // No leave report here, so nobody is known to have seen a placement (tests/server/adminRoutes.reach.test.ts has them).
+    expect(cells(rowHeaded(table, 'hero'))).toEqual(['0', '–', '2', '2', '67%', '1', '50%', '40.00 USD', '20.00 USD', '–']);
+    expect(cells(rowHeaded(table, 'bonus'))).toEqual(['0', '–', '1', '1', '33%', '1', '100%', '10.00 USD', '10.00 USD', '–']);
+    expect(cells(rowHeaded(table, 'explainer'))).toEqual(['0', '–', '0', '0', '0%', '0', '–', '–', '–', '–']);
+    expect(cells(rowHeaded(table, 'All placements'))).toEqual(['', '', '3', '3', '100%', '3', '100%', '55.00 USD', '18.33 USD', '']);
   });
 
   it('says how many conversions named no placement', async () => {
@@ -103,8 +105,8 @@ describe.each(engines)('GET /admin with views, clicks and conversions on %s', (e
     await sale({ txid: 'E1', subid: 'bonus', payout: '7.5', currency: 'EUR' }, '2026-11-20T12:00:00Z');
     const page = await adminPage();
     const bonus = rowHeaded(tableCaptioned(page, 'Clicks and conversions by placement'), 'bonus');
-    expect(bonus.all('td')[5]!.all('span.amount').map((amount) => amount.text())).toEqual(['10.00 USD', '7.50 EUR']);
-    expect(cells(bonus)).toEqual(['1', '1', '33%', '2', '200%', '10.00 USD 7.50 EUR', '10.00 USD 7.50 EUR']);
+    expect(bonus.all('td')[7]!.all('span.amount').map((amount) => amount.text())).toEqual(['10.00 USD', '7.50 EUR']);
+    expect(cells(bonus)).toEqual(['0', '–', '1', '1', '33%', '2', '200%', '10.00 USD 7.50 EUR', '10.00 USD 7.50 EUR', '–']);
     expect(page.one('ol.funnel').all('li')[3]!.text()).toBe('55.00 USD 7.50 EUR revenue 18.33 USD + 2.50 EUR per click');
   });
 });

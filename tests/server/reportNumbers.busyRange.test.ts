@@ -49,7 +49,7 @@ describe('the figures of a busy range', () => {
 
     it('writes tables exact, grouped in thousands', () => {
       const table = tableCaptioned(page(), 'Clicks and conversions by placement');
-      expect(cells(rowHeaded(table, 'hero'))).toEqual(['27,398', '19,178', '100%', '1,250', '4.6%', '1,250,000.00 USD', '45.62 USD']);
+      expect(cells(rowHeaded(table, 'hero'))).toEqual(['0', '–', '27,398', '19,178', '100%', '1,250', '4.6%', '1,250,000.00 USD', '45.62 USD', '–']);
       expect(page().text()).toContain('27,398 clicks by 19,178 visitors');
     });
   });
