@@ -12,6 +12,59 @@ function wordsText(words: Record<string, string>): string {
   return entries.map(([path, text]) => `${path.replace(/^home\./, '')} “${text}”`).join('; ');
 }
 
+/**
+ * What each variant's visitors saw, from their leave reports (docs/reach.md): a row per placement anyone in
+ * the experiment saw, a column per variant (two or three, so it fits a phone), each cell the visitors who
+ * saw it, their share of the variant's leave reports and the click-through of those who saw it, one a line
+ * (short, so two variants fit 375 px without scrolling).
+ */
+function ReachTable({ experiment }: { experiment: ExperimentReport }) {
+  const placements = experiment.variants[0]?.reach.placements.map(({ placement }) => placement) ?? [];
+  const shown = placements.filter((_, index) => experiment.variants.some((variant) => variant.reach.placements[index]!.seen > 0));
+  if (experiment.variants.every((variant) => variant.reach.leaves === 0)) {
+    return <p className="muted">No leave report from this experiment’s visitors yet, so nothing on which buttons each variant’s visitors saw.</p>;
+  }
+  return (
+    <ScrollBox label={`Experiment ${experiment.id}: buttons seen by variant`}>
+      <table>
+        <Caption>Experiment {experiment.id}: who saw each button, and the click-through of those who saw it, by variant</Caption>
+        <ColumnHeads columns={[{ label: 'Placement', className: 'name' }, ...experiment.variants.map((variant) => variant.id)]} />
+        <tbody>
+          <tr>
+            <th scope="row" className="name">
+              Leave reports
+              <span className="muted description">share of visitors</span>
+            </th>
+            {experiment.variants.map((variant) => (
+              <td key={variant.id}>
+                {countText(variant.reach.leaves)}
+                <span className="muted description">{share(variant.reach.leaves, variant.visitors)}</span>
+              </td>
+            ))}
+          </tr>
+          {shown.map((placement) => (
+            <tr key={placement}>
+              <th scope="row" className="name">
+                {placement}
+              </th>
+              {experiment.variants.map((variant) => {
+                const seen = variant.reach.placements.find((row) => row.placement === placement)!;
+                return (
+                  <td key={variant.id}>
+                    {countText(seen.seen)}
+                    <span className="muted description">{share(seen.seen, variant.reach.leaves)} saw</span>
+                    <span className="muted description">{rate(seen.seenClickers, seen.seen)} clicked</span>
+                  </td>
+                );
+              })}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </ScrollBox>
+  );
+}
+
 function ExperimentTable({ experiment, currency }: { experiment: ExperimentReport; currency: string }) {
   const span = experiment.from === '' ? 'no figures yet' : `${experiment.from} to ${experiment.to}`;
   return (
@@ -52,6 +105,7 @@ function ExperimentTable({ experiment, currency }: { experiment: ExperimentRepor
           </tbody>
         </table>
       </ScrollBox>
+      <ReachTable experiment={experiment} />
     </section>
   );
 }
@@ -78,6 +132,12 @@ export function ExperimentTables({ experiments, currency, to }: Pick<FunnelRepor
         an affiliate link. Rates are per visitor. The verdict is on conversions per visitor once any conversion is credited to the
         experiment, else on visitors who clicked; it comes from a sequential test that looks at every day in turn, so it stays valid however
         often this page is read. Chance best: how likely each variant’s rate is the highest, given the figures so far.
+      </p>
+      <p className="muted">
+        Buttons seen, from the reports pages send when left (see docs/reach.md): leave reports are the variant’s visitors who sent one,
+        a share of its visitors. Under each button, how many saw it (at least half of it in view for a second, by their report), then
+        saw: their share of the variant’s leave reports; clicked: the share of those who saw it that followed its link. A variant whose visitors click less because fewer
+        reach the button shows it here, not only in its click-through.
       </p>
     </>
   );

@@ -1,11 +1,15 @@
 import request from 'supertest';
 import type { Express } from 'express';
-import { newClickId } from '../../shared/affiliate';
+import { affiliatePlacements, newClickId } from '../../shared/affiliate';
 import { experiments as contentExperiments } from '../../shared/content/experiments';
 import { variantSubId, type Experiment } from '../../shared/experiments/experiment';
 import { readFunnelReport } from '../../server/funnelReport/funnelReport';
-import { formatReportJson, formatReportTable } from '../../server/funnelReport/formatReport';
+import { formatReportJson, formatReportTable, table } from '../../server/funnelReport/formatReport';
+import { experimentReachLines } from '../../server/experiments/formatExperimentReach';
+import { createClickStore } from '../../server/clicks/clickStore';
 import { createConversionStore } from '../../server/conversions/conversionStore';
+import { createLeaveStore } from '../../server/leaves/leaveStore';
+import { createViewStore } from '../../server/views/viewStore';
 import { createStatsStores } from '../../server/statsStores';
 import { utcDay, addDays } from '../../server/lib/utcDay';
 import { adminToken, basicAuth } from '../support/adminApp';
@@ -100,6 +104,96 @@ describe.each(engines)('experiments on %s', (engine) => {
     const ended = (await read([{ ...experiment, winner: 'b' }])).experiments[0]!;
     expect(ended).toMatchObject({ winner: 'b', variants: expected });
     expect(ended.verdict).toMatch(/^ended: everyone sees b; when it ended, keep running/);
+  });
+
+  describe('what each variant saw, from the leave reports', () => {
+    const yesterday = addDays(today, -1);
+    /**
+     * Recorded through the stores, each visitor's view first (a leave needs one that day), then a click where
+     * the report says the link was followed, then the leave report. Yesterday: b's v1 saw the hero and
+     * followed it, v2 saw the hero and the bonus, v3 left before any button was in view; a's w1 saw the hero.
+     * Today: b's v1 again, seeing the hero and following the bonus; a's w1 saw both and followed neither, and
+     * w2 sent no leave report. A visitor in no experiment saw the hero and followed it: in no variant.
+     */
+    async function recordVisits(a = 'hero-words:a', b = 'hero-words:b') {
+      const views = createViewStore(db());
+      const clicks = createClickStore(db());
+      const leaves = createLeaveStore(db());
+      const visit = async (day: string, visitor: string, variants: string, seen: string[] | null, clicked: string[] = []) => {
+        const at = new Date(`${day}T10:00:00Z`);
+        await views.record({ at, page: '/', referrerHost: null, source: 'direct', medium: null, campaign: null, device: 'mobile', visitor, variants });
+        for (const placement of clicked) {
+          await clicks.record({ at, placement, page: '/', referrerHost: null, device: 'mobile', visitor, via: 'beacon', clickId: newClickId('hero'), variants });
+        }
+        if (seen === null) return;
+        const outcome = await leaves.record({ at, page: '/', device: 'mobile', visitor, variants, sections: ['hero'], seen, clicked, engagedSeconds: 10 });
+        expect(outcome).toBe('recorded');
+      };
+      await visit(yesterday, 'v1', b, ['hero'], ['hero']);
+      await visit(yesterday, 'v2', b, ['hero', 'bonus']);
+      await visit(yesterday, 'v3', b, []);
+      await visit(yesterday, 'w1', a, ['hero']);
+      await visit(today, 'v1', b, ['hero', 'bonus'], ['bonus']);
+      await visit(today, 'w1', a, ['hero', 'bonus']);
+      await visit(today, 'w2', a, null);
+      await visit(today, 'x1', '', ['hero'], ['hero']);
+    }
+    /** Every placement in order: the ones given, the rest unseen. */
+    const placements = (figures: Record<string, [seen: number, seenClickers: number]>) =>
+      affiliatePlacements.map((placement) => {
+        const [seen, seenClickers] = figures[placement] ?? [0, 0];
+        return { placement, seen, seenClickers, seenClickThrough: seen === 0 ? null : seenClickers / seen };
+      });
+    const expectedReach = {
+      a: { leaves: 2, placements: placements({ hero: [2, 0], bonus: [1, 0] }) },
+      b: { leaves: 4, placements: placements({ hero: [3, 1], bonus: [2, 1] }) },
+    };
+    const reachOf = async () => Object.fromEntries((await read()).experiments[0]!.variants.map((variant) => [variant.id, variant.reach]));
+
+    it('reads the open days, a closed day beside an open one, and the closed days alike', async () => {
+      await recordVisits();
+      expect(await reachOf()).toEqual(expectedReach);
+      // Today's maintenance closes yesterday; today stays open.
+      await closeDaysAndForget(db(), 400, new Date(Date.parse(`${today}T00:30:00Z`)));
+      expect(await db().selectFrom('daily_counts').select('day').where('dimension', '=', 'variantSeen').distinct().execute()).toEqual([{ day: yesterday }]);
+      expect(await reachOf()).toEqual(expectedReach);
+      await closeDaysAndForget(db(), 400, new Date(Date.parse(`${addDays(today, 1)}T00:30:00Z`)));
+      expect(await reachOf()).toEqual(expectedReach);
+      // As npm run stats writes it.
+      expect(experimentReachLines((await read()).experiments[0]!, table)).toEqual([
+        'Buttons seen, from a 2 leave reports (67% of its visitors), b 4 leave reports (100% of its visitors):',
+        expect.stringMatching(/^Variant +Placement +Saw +Clicked +CTR seen\na +hero +2 +0 +0%\na +bonus +1 +0 +0%\nb +hero +3 +1 +33%\nb +bonus +2 +1 +50%$/),
+      ]);
+    });
+
+    it('leaves the variants\' own figures and the verdict as they were', async () => {
+      await recordVisits();
+      const [a, b] = (await read()).experiments[0]!.variants;
+      expect(a).toMatchObject({ visitors: 3, clickers: 0, clicks: 0 });
+      expect(b).toMatchObject({ visitors: 4, clickers: 2, clicks: 2 });
+    });
+
+    it('gives every placement with nothing seen before any leave report arrives', async () => {
+      await view('10.0.1.1', 'hero-words:b').expect(204);
+      const none = { leaves: 0, placements: placements({}) };
+      expect(await reachOf()).toEqual({ a: none, b: none });
+    });
+
+    it('shows on /admin who saw each button and the click-through of those who saw it, per variant', async () => {
+      // /admin reads the experiments of shared/content/experiments.ts: the first, with its first two variants.
+      const { id, variants } = contentExperiments[0]!;
+      const admin = async () => (await request(app).get('/admin').set('Authorization', basicAuth(adminToken)).expect(200)).text;
+      expect(await admin()).toContain('No leave report from this experiment’s visitors yet');
+      await recordVisits(`${id}:${variants[0]!.id}`, `${id}:${variants[1]!.id}`);
+      const html = await admin();
+      expect(html).toContain(`Experiment ${id}: who saw each button, and the click-through of those who saw it, by variant`);
+      const table = html.slice(html.indexOf(`aria-label="Experiment ${id}: buttons seen by variant"`));
+      expect(table).toMatch(/<th scope="row" class="name">Leave reports<span class="muted description">share of visitors<\/span><\/th><td>2<span class="muted description">67%<\/span><\/td><td>4<span class="muted description">100%<\/span><\/td>/);
+      expect(table).toMatch(/<th scope="row" class="name">hero<\/th><td>2<span class="muted description">100% saw<\/span><span class="muted description">0% clicked<\/span><\/td><td>3<span class="muted description">75% saw<\/span><span class="muted description">33% clicked<\/span><\/td>/);
+      expect(table).toMatch(/<th scope="row" class="name">bonus<\/th><td>1<span class="muted description">50% saw/);
+      // Placements nobody in the experiment saw take no row.
+      expect(table.slice(0, table.indexOf('</table>'))).not.toContain('>explainer<');
+    });
   });
 
   it('shows each experiment on /admin, in the terminal table and in the JSON', async () => {
