@@ -73,7 +73,7 @@ export function DigestEmail({ content, title }: { content: DigestContent; title:
             <ComparisonTable figures={content.figures} content={content} />
           </div>
           <h2>By placement</h2>
-          <PlacementTable totals={report.totals} all={report.all} from={report.from} to={report.to} />
+          <PlacementTable totals={report.totals} all={report.all} from={report.from} to={report.to} seen={{ currency: report.currency }} />
           <h2>Top sources</h2>
           <SourceTable sources={report.sources} otherSources={report.otherSources} from={report.from} to={report.to} />
           {report.costs.recorded && (

@@ -12,6 +12,7 @@ import { newClickId } from '../../shared/affiliate';
 import { main as statsMain } from '../../scripts/stats';
 import { engines, openTestDatabase } from '../support/engines';
 import { conversion } from '../support/storeRows';
+import { commandTestDatabase } from '../support/commandTestDatabase';
 import { useTempDir } from '../support/tempDir';
 
 const temp = useTempDir();
@@ -24,19 +25,10 @@ const at = new Date(`${day}T10:00:00Z`);
  * button is seen by three and followed by one of them (who converts), the hero by all ten, followed by two.
  */
 describe.each(engines)('reach in the funnel report on %s', (engine) => {
-  async function reachDatabase() {
-    if (engine === 'postgres') {
-      const opened = await openTestDatabase(engine);
-      return { db: opened.database.db, env: { DATABASE_URL: opened.url! }, close: () => opened.close() };
-    }
-    const file = path.join(temp.dir(), 'reach.sqlite');
-    const database = await openDatabase({ engine: 'sqlite', file }, { logger: silentLogger });
-    return { db: database.db, env: { CLICKS_DB: file }, close: () => database.close() };
-  }
-  let reach: Awaited<ReturnType<typeof reachDatabase>>;
+  let reach: Awaited<ReturnType<typeof commandTestDatabase>>;
 
   beforeEach(async () => {
-    reach = await reachDatabase();
+    reach = await commandTestDatabase(engine, temp.dir(), 'reach.sqlite');
     const views = createViewStore(reach.db);
     const leaves = createLeaveStore(reach.db);
     const clicks = createClickStore(reach.db);

@@ -9,6 +9,7 @@ import { createViewStore } from '../../server/views/viewStore';
 import { newClickId } from '../../shared/affiliate';
 import { main as statsMain } from '../../scripts/stats';
 import { engines, openTestDatabase } from '../support/engines';
+import { commandTestDatabase } from '../support/commandTestDatabase';
 import { useTempDir } from '../support/tempDir';
 
 const temp = useTempDir();
@@ -24,19 +25,9 @@ const today = new Date();
 const click = (placement: string, visitor: string, at = today) => ({ at, placement, page: '/', referrerHost: null, device: 'mobile' as const, visitor, via: 'beacon' as const });
 
 describe.each(engines)('npm run stats on %s', (engine) => {
-  /** A database of the engine the command can open by its environment: a SQLite file, or a test database on PostgreSQL. */
-  async function statsDatabase() {
-    if (engine === 'postgres') {
-      const opened = await openTestDatabase(engine);
-      return { db: opened.database.db, env: { DATABASE_URL: opened.url! }, close: () => opened.close() };
-    }
-    const file = path.join(temp.dir(), 'stats.sqlite');
-    const database = await openDatabase({ engine: 'sqlite', file }, { logger: silentLogger });
-    return { db: database.db, env: { CLICKS_DB: file }, close: () => database.close() };
-  }
-  let stats: Awaited<ReturnType<typeof statsDatabase>>;
+  let stats: Awaited<ReturnType<typeof commandTestDatabase>>;
   beforeEach(async () => {
-    stats = await statsDatabase();
+    stats = await commandTestDatabase(engine, temp.dir(), 'stats.sqlite');
   });
   afterEach(() => stats.close());
 
