@@ -23,6 +23,6 @@ export function experimentReachLines(experiment: Pick<ExperimentReport, 'variant
       rows.push([variant.id, placement, countText(seen.seen), countText(seen.seenClickers), rate(seen.seenClickers, seen.seen)]);
     }
   }
-  const leaves = variants.map((variant) => `${variant.id} ${counted(variant.reach.leaves, 'leave report')} (${share(variant.reach.leaves, variant.visitors)} of its visitors)`);
-  return [`Buttons seen, from ${leaves.join(', ')}:`, ...(shown.length === 0 ? [] : [table(rows, 2)])];
+  const leaves = variants.map((variant) => `variant ${variant.id}: ${counted(variant.reach.leaves, 'leave report')}, ${share(variant.reach.leaves, variant.visitors)} of its visitors`);
+  return [`Buttons seen (${leaves.join('; ')}):`, ...(shown.length === 0 ? [] : [table(rows, 2)])];
 }

@@ -8,6 +8,7 @@ import { countText } from '../lib/numberFormat';
 import { releaseLines } from '../releases/formatReleases';
 import { addCostsLines, money, otherCurrencyNote, verdictText, withCosts } from './formatCosts';
 import { pageReachLines, placementReachLines } from './formatReach';
+import { experimentReachLines } from '../experiments/formatExperimentReach';
 import { csvField } from '../lib/csvField';
 
 type Align = 'left' | 'right';
@@ -165,11 +166,13 @@ export function experimentLines({ experiments, currency }: Pick<FunnelReport, 'e
         none ? '–' : share(variant.chanceBest, 1),
       ]);
     }
-    lines.push(table(rows, 1), `Verdict: ${experiment.verdict}.`, '');
+    lines.push(table(rows, 1), `Verdict: ${experiment.verdict}.`, ...experimentReachLines(experiment, table), '');
   }
   lines.push(
     'Per visitor: CTR visitors who clicked, CR conversions, RPV revenue. P(best): the chance',
     'the variant is the best. Each experiment is read over its whole life, whatever the range.',
+    'Buttons seen (from leave reports): Saw, visitors with half of it in view for a second;',
+    'Clicked, of those, who followed it; CTR seen, Clicked ÷ Saw.',
   );
   return lines;
 }

@@ -145,7 +145,7 @@ describe('JSON', () => {
     const parsed = JSON.parse(formatReportJson(report)) as FunnelReport;
     expect(parsed).toEqual(withCosts(report));
     expect(Object.keys(parsed)).toEqual(['from', 'to', 'currency', 'currencies', 'days', 'totals', 'all', 'sources', 'devices', 'referrers', 'pages', 'experiments', 'filtered', 'releases', 'costs', 'campaigns']);
-    expect(parsed.all).toEqual({ clicks: 5, visitors: 4, views: 6, viewVisitors: 5, conversions: 4, revenue: 57.25, revenueByCurrency: { USD: 57.25, EUR: 10.5 }, unattributed: 1, cost: null, profit: null });
+    expect(parsed.all).toEqual({ clicks: 5, visitors: 4, views: 6, viewVisitors: 5, conversions: 4, revenue: 57.25, revenueByCurrency: { USD: 57.25, EUR: 10.5 }, unattributed: 1, leaves: 0, leaveShare: 0, cost: null, profit: null });
     expect(parsed.sources[0]).toMatchObject({ cost: null, profit: null, roi: null, chanceProfitable: null });
   });
 });
