@@ -1,17 +1,11 @@
 import type { FunnelReport } from '../funnelReport/funnelReport';
 import { counted } from '../dayCounts/reportNumbers';
+import { secondsText } from '../funnelReport/formatReach';
 import { percentText } from '../lib/numberFormat';
 import { ColumnHeads } from './ColumnHeads';
 import { LeaveCoverage } from './LeaveCoverage';
 
 type PageRow = FunnelReport['pages'][number];
-
-/** Seconds as "42 s" or "3 min 5 s"; "–" for none. */
-export function engagedText(seconds: number | null): string {
-  if (seconds === null) return '–';
-  const whole = Math.round(seconds);
-  return whole < 60 ? `${whole} s` : `${Math.floor(whole / 60)} min${whole % 60 === 0 ? '' : ` ${whole % 60} s`}`;
-}
 
 /**
  * A share as a bar: the page's CSP allows no style attribute, so the width is one of the stylesheet's
@@ -35,8 +29,8 @@ function PageReach({ row, headingId }: { row: PageRow; headingId: string }) {
       ) : (
         <>
           <p className="muted">
-            {counted(row.leaves, 'visitor')} reported leaving it. Engaged time: median {engagedText(row.engagedSeconds.median)}, upper quartile{' '}
-            {engagedText(row.engagedSeconds.p75)}.
+            {counted(row.leaves, 'visitor')} reported leaving it. Engaged time: median {secondsText(row.engagedSeconds.median)}, upper quartile{' '}
+            {secondsText(row.engagedSeconds.p75)}.
           </p>
           {row.sections.length > 0 && (
             <table className="reach">

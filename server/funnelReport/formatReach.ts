@@ -3,13 +3,13 @@ import { amountText, counted, rate } from '../dayCounts/reportNumbers';
 import { countText, decimalText, percentText } from '../lib/numberFormat';
 import { csvField } from '../lib/csvField';
 
-/** How `npm run stats` and the digest write the reach figures (docs/reach.md); /admin has its own tables in server/admin/. */
+/** How `npm run stats` and the digest write the reach figures (docs/reach.md); /admin has its own tables in server/admin/, with these words. */
 
 type Table = (rows: string[][], textColumns: number, align?: ('left' | 'right')[]) => string;
 
 /** What share of the range's views sent a leave report: what the reach figures rest on. */
 export function leaveCoverageLine({ all }: Pick<FunnelReport, 'all'>): string {
-  if (all.leaves === 0) return 'No leave report arrived in this range: reach shows once visitors\' browsers send them.';
+  if (all.leaves === 0) return 'No leave report arrived in this range: reach appears once visitors’ browsers send leave reports.';
   return `Reach rests on ${counted(all.leaves, 'leave report')} for ${counted(all.views, 'view')} (${rate(all.leaves, all.views)}).`;
 }
 
