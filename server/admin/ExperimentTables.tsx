@@ -134,10 +134,10 @@ export function ExperimentTables({ experiments, currency, to }: Pick<FunnelRepor
         often this page is read. Chance best: how likely each variant’s rate is the highest, given the figures so far.
       </p>
       <p className="muted">
-        Buttons seen, from the reports pages send when left (see docs/reach.md): leave reports are the variant’s visitors who sent one,
-        a share of its visitors. Under each button, how many saw it (at least half of it in view for a second, by their report), then
-        saw: their share of the variant’s leave reports; clicked: the share of those who saw it that followed its link. A variant whose visitors click less because fewer
-        reach the button shows it here, not only in its click-through.
+        Buttons seen, from the reports pages send when left (docs/reach.md). Leave reports: the variant’s visitors who sent one, and
+        their share of its visitors. Under each button: how many saw it (at least half of it in view for a second); saw: their share of
+        the variant’s leave reports; clicked: the share of those who saw it that followed its link. A variant whose visitors click less
+        because fewer reach the button shows it here, not only in its click-through.
       </p>
     </>
   );
