@@ -40,6 +40,48 @@ export async function readPerDay(db: Kysely<Schema>, dimension: Dimension, { fro
   return [...(closed ? await rows(db, closed) : []), ...openDayRows(dimension, from, to, dayCounts)];
 }
 
+/**
+ * readPerDay for several dimensions in one statement (a list of rows per dimension, in the order asked):
+ * on PostgreSQL each statement of a report waits its turn for one of the pool's few connections.
+ */
+export async function readPerDayOf(db: Kysely<Schema>, dimensions: readonly Dimension[], { from, to }: ReportRange, dayCounts: DayCounts): Promise<DayCountRow[][]> {
+  const closed = dimensions.flatMap((dimension, part) => {
+    const rows = closedDayRows(dimension, from, to, dayCounts);
+    return rows ? [sql`select ${sql.lit(part)} as part, counts.* from (${rows}) as counts`] : [];
+  });
+  const found = closed.length === 0 ? [] : (await sql<Record<string, unknown>>`${sql.join(closed, sql` union all `)}`.execute(db)).rows;
+  return dimensions.map((dimension, part) => [
+    ...found.filter((row) => Number(row.part) === part).map(toDayCountRow),
+    ...openDayRows(dimension, from, to, dayCounts),
+  ]);
+}
+
+/** What readTopValuesOf lists of one dimension: its first `limit` values ('all': every one), by most clicks or by most views then clicks, then by value. */
+export interface TopValues {
+  dimension: Dimension;
+  limit: ValueLimit;
+  by: 'clicks' | 'views';
+}
+
+const rankedBy = { clicks: sql`sum(clicks) desc, value`, views: sql`sum(views) desc, sum(clicks) desc, value` };
+
+/**
+ * Several dimensions' top values over the range in one statement, each ranked within its own part (the
+ * othersValue row never listed): a list of rows per dimension, in the order asked.
+ */
+export async function readTopValuesOf(db: Kysely<Schema>, wanted: readonly TopValues[], { from, to }: ReportRange, dayCounts: DayCounts): Promise<DayCountRow[][]> {
+  const parts = wanted.map(
+    ({ dimension, by }, part) => sql`select ${sql.lit(part)} as part, value, ${sums}, row_number() over (order by ${rankedBy[by]}) as position
+      from (${rangeValueRows(dimension, from, to, dayCounts)}) as counts where value <> ${othersValue} group by value`,
+  );
+  const listed = wanted.map(({ limit }, part) => (limit === 'all' ? sql`part = ${sql.lit(part)}` : sql`(part = ${sql.lit(part)} and position <= ${limit})`));
+  const found = await sql<Record<string, unknown>>`select part, value, views, visitors, clicks, clickers from (${sql.join(parts, sql` union all `)}) as ranked
+    where ${sql.join(listed, sql` or `)} order by part, position`.execute(db);
+  const rows = wanted.map((): DayCountRow[] => []);
+  for (const row of found.rows) rows[Number(row.part)]!.push(toDayCountRow(row));
+  return rows;
+}
+
 /** A dimension's values over the range, in valueOrder, at most `limit` of them (the othersValue row is never listed). */
 export function readTopValues(db: Kysely<Schema>, dimension: Dimension, { from, to }: ReportRange, dayCounts: DayCounts, limit: ValueLimit, order = valueOrder): Promise<DayCountRow[]> {
   return rows(

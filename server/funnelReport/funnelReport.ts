@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Schema } from '../db/schema';
 import { affiliatePlacements } from '../../shared/affiliate';
 import { daysOf, type ReportRange } from '../dayCounts/reportRange';
@@ -11,9 +11,9 @@ import { experiments as contentExperiments } from '../../shared/content/experime
 import type { Experiment } from '../../shared/experiments/experiment';
 import { readExperimentReports, type ExperimentReport } from '../experiments/experimentReport';
 import { readFilteredCounts, type FilteredCounts } from './filteredCounts';
-import { noPageReach, readReachReport, type PageReach, type PlacementReach } from './reachReport';
+import { noPageReach, reachDimensions, reachReport, type PageReach, type PlacementReach } from './reachReport';
 import { readCosts, readCostsReport, type CostsReport } from './sourceCosts';
-import { readPerDay, readTopValues, readTopValuesPerDayWithTotals, readTopValuesWithTotal, type ValueLimit } from '../dayCounts/funnelQueries';
+import { readPerDayOf, readTopValuesOf, readTopValuesPerDayWithTotals, readTopValuesWithTotal, type ValueLimit } from '../dayCounts/funnelQueries';
 import { readPlacementDaySums, readSourceDaySums, readSourceSums, type CurrencySum, type SourceSum } from '../dayCounts/conversionSums';
 import { groupBy } from '../lib/groupBy';
 
@@ -144,17 +144,27 @@ export async function readFunnelReport(db: Kysely<Schema>, range: ReportRange, o
   // than adding their two rounds after the rest. Marked handled here, awaited below.
   const costReads = readCosts(db, range, dayCounts);
   costReads.catch(() => {});
-  const [allPerDay, placementsPerDay, { top: topSources, total: sourceTotals }, devices, referrers, pages, placementDayConversions, sourceConversions, reach] = await Promise.all([
-    readPerDay(db, 'all', range, dayCounts),
-    readPerDay(db, 'placement', range, dayCounts),
-    readTopValuesWithTotal(db, 'source', range, dayCounts, sourceLimit),
-    readTopValues(db, 'device', range, dayCounts, 'all', byClicks),
-    readTopValues(db, 'referrer', range, dayCounts, 10, byClicks),
-    readTopValues(db, 'page', range, dayCounts, 20, byViews),
-    readPlacementDaySums(db, range),
-    readSourceSums(db, range),
-    readReachReport(db, range, dayCounts),
-  ]);
+  // Dimensions read alike share a statement: on PostgreSQL each statement waits for one of the pool's connections.
+  const [[allPerDay = [], placementsPerDay = []], { top: topSources, total: sourceTotals }, [devices = [], referrers = [], pages = [], ...reachRows], placementDayConversions, sourceConversions] =
+    await Promise.all([
+      readPerDayOf(db, ['all', 'placement'], range, dayCounts),
+      readTopValuesWithTotal(db, 'source', range, dayCounts, sourceLimit),
+      readTopValuesOf(
+        db,
+        [
+          { dimension: 'device', limit: 'all', by: 'clicks' },
+          { dimension: 'referrer', limit: 10, by: 'clicks' },
+          { dimension: 'page', limit: 20, by: 'views' },
+          // Every value of the reach dimensions (some hundred: pages, sections, placements, time buckets).
+          ...reachDimensions.map((dimension) => ({ dimension, limit: 'all' as const, by: 'clicks' as const })),
+        ],
+        range,
+        dayCounts,
+      ),
+      readPlacementDaySums(db, range),
+      readSourceSums(db, range),
+    ]);
+  const reach = reachReport(new Map(reachDimensions.map((dimension, index) => [dimension, reachRows[index] ?? []])));
   // Each day's sources, for the newest days with anything in them that are asked for.
   const activeDays = [...new Set([...allPerDay.filter((row) => row.views > 0 || row.clicks > 0).map((row) => row.day), ...placementDayConversions.map((row) => row.day)])].sort();
   const sourceDays = options.daySourceDays === undefined ? activeDays : activeDays.slice(-options.daySourceDays);
@@ -253,8 +263,6 @@ export async function readFunnelReport(db: Kysely<Schema>, range: ReportRange, o
   };
 }
 
-const byClicks = sql`clicks desc, value`;
-const byViews = sql`views desc, clicks desc, value`;
 
 /** The order sources are shown in: most visitors, then most clicks, then most conversions, '' (not known) after named ones, then A to Z. */
 function sourceOrder(a: SourceCount, b: SourceCount): number {

@@ -1,9 +1,5 @@
-import { sql, type Kysely } from 'kysely';
-import type { Schema } from '../db/schema';
-import { rangeValueRows, toDayCountRow, type DayCounts } from '../dayCounts/dayCounts';
-import { othersValue, type DayCountRow, type LeaveDimension } from '../dayCounts/dimensions';
+import type { DayCountRow, LeaveDimension } from '../dayCounts/dimensions';
 import { bucketQuantile, joinedValue, valueParts } from '../dayCounts/leaveDimensions';
-import type { ReportRange } from '../dayCounts/reportRange';
 import { pageLayouts } from '../leaves/pageLayout';
 import { isPagePath } from '../../shared/routes';
 
@@ -34,35 +30,22 @@ export interface ReachReport {
   pages: Map<string, PageReach>;
 }
 
-const reachDimensions: readonly LeaveDimension[] = ['left', 'reached', 'seen', 'engaged'];
+/** The leave dimensions the funnel report reads beside its own (the variants' are the experiments' report's). */
+export const reachDimensions: readonly LeaveDimension[] = ['left', 'reached', 'seen', 'engaged'];
 
 /**
- * The range's leave reports summed per dimension and value, in one read (each dimension's closed months,
- * weeks and days, and the open days counted already, as every range read): some hundred rows whatever
- * the traffic, since a leave dimension's values are the site's pages, sections, placements and buckets.
+ * The placements' and pages' reach over a range (docs/reach.md), from the range's rows of reachDimensions
+ * summed per value (read by the funnel report with its other dimensions' values, in one statement).
  */
-async function readReachRows(db: Kysely<Schema>, { from, to }: ReportRange, dayCounts: DayCounts): Promise<Map<LeaveDimension, DayCountRow[]>> {
-  const parts = reachDimensions.map(
-    (dimension) => sql`select cast(${dimension} as text) as dimension, value, views, visitors, clicks, clickers from (${rangeValueRows(dimension, from, to, dayCounts)}) as counts`,
-  );
-  const { rows } = await sql<Record<string, unknown>>`select dimension, value, sum(views) as views, sum(visitors) as visitors, sum(clicks) as clicks, sum(clickers) as clickers
-    from (${sql.join(parts, sql` union all `)}) as reach where value <> ${othersValue} group by dimension, value`.execute(db);
-  const byDimension = new Map<LeaveDimension, DayCountRow[]>(reachDimensions.map((dimension) => [dimension, []]));
-  for (const row of rows) byDimension.get(row.dimension as LeaveDimension)?.push(toDayCountRow(row));
-  return byDimension;
-}
-
-/** The placements' and pages' reach over a range (docs/reach.md): read beside the funnel, from the leave dimensions alone. */
-export async function readReachReport(db: Kysely<Schema>, range: ReportRange, dayCounts: DayCounts): Promise<ReachReport> {
-  const rows = await readReachRows(db, range, dayCounts);
+export function reachReport(rows: ReadonlyMap<LeaveDimension, readonly DayCountRow[]>): ReachReport {
   const placements = new Map<string, PlacementReach>();
-  for (const row of rows.get('seen')!) {
+  for (const row of (rows.get('seen') ?? [])) {
     placements.set(row.value, { seen: row.visitors, seenClickers: row.clickers, seenClickThrough: row.visitors === 0 ? null : row.clickers / row.visitors });
   }
-  const left = new Map(rows.get('left')!.map((row) => [row.value, row]));
-  const reached = new Map(rows.get('reached')!.map((row) => [row.value, row.visitors]));
+  const left = new Map((rows.get('left') ?? []).map((row) => [row.value, row]));
+  const reached = new Map((rows.get('reached') ?? []).map((row) => [row.value, row.visitors]));
   const buckets = new Map<string, Map<number, number>>();
-  for (const row of rows.get('engaged')!) {
+  for (const row of (rows.get('engaged') ?? [])) {
     const [page, bucket] = valueParts(row.value);
     let counts = buckets.get(page);
     if (!counts) buckets.set(page, (counts = new Map()));

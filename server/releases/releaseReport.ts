@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { affiliatePlacements } from '../../shared/affiliate';
 import type { Schema } from '../db/schema';
 import { readDayCounts, type DayCounts } from '../dayCounts/dayCounts';
-import { readPerDay } from '../dayCounts/funnelQueries';
+import { readPerDayOf } from '../dayCounts/funnelQueries';
 import { readPlacementDaySums, type PlacementDaySum } from '../dayCounts/conversionSums';
 import type { ReportRange } from '../dayCounts/reportRange';
 import type { DayCountRow } from '../dayCounts/dimensions';
@@ -119,11 +119,7 @@ export async function readReleasesReport(
     to: releases.reduce((last, release) => (release.after.to > last ? release.after.to : last), releases[0]!.after.to),
   };
   const spanCounts = await dayCountsFor(db, span, range, dayCounts);
-  const [allPerDay, placementsPerDay, conversions] = await Promise.all([
-    readPerDay(db, 'all', span, spanCounts),
-    readPerDay(db, 'placement', span, spanCounts),
-    readPlacementDaySums(db, span),
-  ]);
+  const [[allPerDay = [], placementsPerDay = []], conversions] = await Promise.all([readPerDayOf(db, ['all', 'placement'], span, spanCounts), readPlacementDaySums(db, span)]);
   const paid = conversions.filter((row) => row.currency === currency);
   const seen = [...placementsPerDay.map((row) => row.value), ...paid.map((row) => row.placement)];
   const known: readonly string[] = affiliatePlacements;
