@@ -39,13 +39,13 @@ export const reachDimensions: readonly LeaveDimension[] = ['left', 'reached', 's
  */
 export function reachReport(rows: ReadonlyMap<LeaveDimension, readonly DayCountRow[]>): ReachReport {
   const placements = new Map<string, PlacementReach>();
-  for (const row of (rows.get('seen') ?? [])) {
+  for (const row of rows.get('seen') ?? []) {
     placements.set(row.value, { seen: row.visitors, seenClickers: row.clickers, seenClickThrough: row.visitors === 0 ? null : row.clickers / row.visitors });
   }
   const left = new Map((rows.get('left') ?? []).map((row) => [row.value, row]));
   const reached = new Map((rows.get('reached') ?? []).map((row) => [row.value, row.visitors]));
   const buckets = new Map<string, Map<number, number>>();
-  for (const row of (rows.get('engaged') ?? [])) {
+  for (const row of rows.get('engaged') ?? []) {
     const [page, bucket] = valueParts(row.value);
     let counts = buckets.get(page);
     if (!counts) buckets.set(page, (counts = new Map()));
