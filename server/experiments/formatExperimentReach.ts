@@ -23,6 +23,7 @@ export function experimentReachLines(experiment: Pick<ExperimentReport, 'variant
       rows.push([variant.id, placement, countText(seen.seen), countText(seen.seenClickers), rate(seen.seenClickers, seen.seen)]);
     }
   }
-  const leaves = variants.map((variant) => `variant ${variant.id}: ${counted(variant.reach.leaves, 'leave report')}, ${share(variant.reach.leaves, variant.visitors)} of its visitors`);
-  return [`Buttons seen (${leaves.join('; ')}):`, ...(shown.length === 0 ? [] : [table(rows, 2)])];
+  // A line a variant, so two or three still fit a terminal's 90 columns.
+  const leaves = variants.map((variant) => `  variant ${variant.id}: ${counted(variant.reach.leaves, 'leave report')}, ${share(variant.reach.leaves, variant.visitors)} of its visitors`);
+  return ['Buttons seen, from leave reports:', ...leaves, ...(shown.length === 0 ? [] : [table(rows, 2)])];
 }

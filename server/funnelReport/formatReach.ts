@@ -9,7 +9,7 @@ type Table = (rows: string[][], textColumns: number, align?: ('left' | 'right')[
 
 /** What share of the range's views sent a leave report: what the reach figures rest on. */
 export function leaveCoverageLine({ all }: Pick<FunnelReport, 'all'>): string {
-  if (all.leaves === 0) return 'No leave report arrived in this range: reach appears once visitors’ browsers send leave reports.';
+  if (all.leaves === 0) return 'No leave report in this range: reach appears once visitors’ browsers send them.';
   return `Reach rests on ${counted(all.leaves, 'leave report')} for ${counted(all.views, 'view')} (${rate(all.leaves, all.views)}).`;
 }
 
@@ -49,8 +49,10 @@ export function pageReachLines({ pages }: Pick<FunnelReport, 'pages'>, table: Ta
   if (reported.length === 0) return ['No page has a leave report in this range.'];
   const lines: string[] = [];
   for (const page of reported) {
+    // Two lines, so a long path and long times still fit a terminal's 90 columns.
     lines.push(
-      `${page.page}: ${counted(page.leaves, 'visitor')} reported; engaged ${secondsText(page.engagedSeconds.median)} median, ${secondsText(page.engagedSeconds.p75)} upper quartile`,
+      `${page.page}: ${counted(page.leaves, 'visitor')} reported`,
+      `  engaged time: median ${secondsText(page.engagedSeconds.median)}, upper quartile ${secondsText(page.engagedSeconds.p75)}`,
     );
     lines.push(table([['  Section', 'Reached', ''], ...page.sections.map((section) => [`  ${section.id}`, percentText(section.reached, 0), bar(section.reached)])], 1, ['left', 'right', 'left']));
   }

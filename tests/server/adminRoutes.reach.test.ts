@@ -93,7 +93,7 @@ describe.each(engines)('GET /admin with leave reports on %s', (engine) => {
       await view('a');
       const page = await adminPage();
       expect(page.all('p.coverage').map((line) => line.text())).toEqual(
-        Array(2).fill('No leave report arrived in this range: reach appears once visitors’ browsers send leave reports.'),
+        Array(2).fill('No leave report in this range: reach appears once visitors’ browsers send them.'),
       );
       expect(page.all('section.reach-page')).toEqual([]);
       expect(cells(rowHeaded(tableCaptioned(page, 'Clicks and conversions by placement'), 'hero'))).toEqual(['0', '–', '0', '0', '–', '0', '–', '–', '–', '–']);

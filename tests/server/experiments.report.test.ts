@@ -161,7 +161,9 @@ describe.each(engines)('experiments on %s', (engine) => {
       expect(await reachOf()).toEqual(expectedReach);
       // As npm run stats writes it.
       expect(experimentReachLines((await read()).experiments[0]!, table)).toEqual([
-        'Buttons seen (variant a: 2 leave reports, 67% of its visitors; variant b: 4 leave reports, 100% of its visitors):',
+        'Buttons seen, from leave reports:',
+        '  variant a: 2 leave reports, 67% of its visitors',
+        '  variant b: 4 leave reports, 100% of its visitors',
         expect.stringMatching(/^Variant +Placement +Saw +Clicked +CTR seen\na +hero +2 +0 +0%\na +bonus +1 +0 +0%\nb +hero +3 +1 +33%\nb +bonus +2 +1 +50%$/),
       ]);
     });

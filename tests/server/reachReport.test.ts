@@ -103,8 +103,10 @@ describe.each(engines)('reach in the funnel report on %s', (engine) => {
     expect(table.code).toBe(0);
     expect(table.out).toContain('Reach rests on 10 leave reports for 11 views (91%).');
     expect(table.out).toMatch(/^bonus\s+3\s+1\s+33%\s+333\.3\s+10,000\.00 USD$/m);
-    expect(table.out).toContain('/: 10 visitors reported; engaged 30 s median, 43 s upper quartile');
+    expect(table.out).toContain('/: 10 visitors reported\n  engaged time: median 30 s, upper quartile 43 s');
     expect(table.out).toMatch(/^ {2}how-it-works\s+40%\s+████████$/m);
+    // As the rest of the table (tests/server/formatReport.test.ts): within a terminal's 90 columns.
+    expect(Math.max(...table.out.split('\n').map((line) => line.length))).toBeLessThanOrEqual(90);
 
     const json = JSON.parse((await run(['--json'])).out);
     expect(json.totals.find((row: { placement: string }) => row.placement === 'hero')).toMatchObject({ seen: 10, seenClickThrough: 0.2 });

@@ -22,7 +22,9 @@ describe('experimentReachLines', () => {
     const lines = experimentReachLines({ variants: [variant('a', 3, 2, { hero: [2, 0], bonus: [1, 0] }), variant('b', 4, 4, { hero: [3, 1], bonus: [2, 1] })] }, table);
     expect(lines.join('\n')).toBe(
       [
-        'Buttons seen (variant a: 2 leave reports, 67% of its visitors; variant b: 4 leave reports, 100% of its visitors):',
+        'Buttons seen, from leave reports:',
+        '  variant a: 2 leave reports, 67% of its visitors',
+        '  variant b: 4 leave reports, 100% of its visitors',
         'Variant  Placement  Saw  Clicked  CTR seen',
         'a        hero         2        0        0%',
         'a        bonus        1        0        0%',
@@ -37,6 +39,6 @@ describe('experimentReachLines', () => {
   });
 
   it('gives the leave reports alone when they saw no button', () => {
-    expect(experimentReachLines({ variants: [variant('a', 1, 1, {}), variant('b', 0, 0, {})] }, table)).toEqual(['Buttons seen (variant a: 1 leave report, 100% of its visitors; variant b: 0 leave reports, – of its visitors):']);
+    expect(experimentReachLines({ variants: [variant('a', 1, 1, {}), variant('b', 0, 0, {})] }, table)).toEqual(['Buttons seen, from leave reports:', '  variant a: 1 leave report, 100% of its visitors', '  variant b: 0 leave reports, – of its visitors']);
   });
 });
