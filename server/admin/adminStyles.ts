@@ -42,7 +42,8 @@ tr.ad th{padding-left:1.75rem;font-weight:400}
 .funnel .figure{font-size:1.5rem;font-weight:700;line-height:1.2;color:#13315c}
 .funnel .label{font-weight:600}
 .funnel .muted{font-size:.9rem}
-@media (max-width:35rem){.funnel{grid-template-columns:1fr}}
+.reach-pages{display:grid;gap:1rem;grid-template-columns:repeat(auto-fill,minmax(20rem,1fr));align-items:start}
+@media (max-width:35rem){.funnel{grid-template-columns:1fr}.reach-pages{grid-template-columns:1fr}}
 .charts{display:grid;gap:1rem;grid-template-columns:repeat(auto-fill,minmax(17rem,1fr))}
 .charts figure{margin:0;background:#fff;border:1px solid #cbd2d9;border-radius:.5rem;padding:.5rem .75rem}
 figcaption{font-weight:600}
@@ -54,8 +55,6 @@ figcaption{font-weight:600}
 .release-head{display:block;position:sticky;left:.6rem;max-width:calc(100vw - 3.2rem)}
 .placements th:first-child{position:sticky;left:0;z-index:1;background:#fff;box-shadow:1px 0 0 #e4e7eb}
 th.long{min-width:6.5em}
-.reach-pages{display:grid;gap:1rem;grid-template-columns:repeat(auto-fill,minmax(20rem,1fr));align-items:start}
-@media (max-width:35rem){.reach-pages{grid-template-columns:1fr}}
 .reach-page{background:#fff;border:1px solid #cbd2d9;border-radius:.5rem;padding:.5rem .75rem;min-width:0;overflow-wrap:anywhere}
 .reach-page h3{margin:0 0 .25rem}
 .reach-page p{margin:.25rem 0;font-size:.9rem}
@@ -67,7 +66,7 @@ table.reach tbody th{font-weight:400}
 table.reach td{text-align:left;width:60%}
 .reach-figure{display:inline-block;width:3em;text-align:right;margin-right:.5rem;font-variant-numeric:tabular-nums}
 .reach-bar{display:inline-block;vertical-align:middle;width:calc(100% - 3.5em);height:.7rem;background:#e4e7eb;border-radius:.2rem;overflow:hidden}
-.reach-bar>span{display:block;height:100%;background:#13315c}
+.reach-bar span{display:block;height:100%;background:#13315c}
 ${reachWidths}
 `;
 
