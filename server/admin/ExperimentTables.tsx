@@ -1,7 +1,7 @@
 import type { FunnelReport } from '../funnelReport/funnelReport';
 import { countText } from '../lib/numberFormat';
 import { amountText, rate, share } from '../dayCounts/reportNumbers';
-import type { ExperimentReport } from '../experiments/experimentReport';
+import { placementsSeen, type ExperimentReport } from '../experiments/experimentReport';
 import { Caption, ScrollBox } from './ScrollBox';
 import { ColumnHeads } from './ColumnHeads';
 
@@ -19,8 +19,7 @@ function wordsText(words: Record<string, string>): string {
  * (short, so two variants fit 375 px without scrolling).
  */
 function ReachTable({ experiment }: { experiment: ExperimentReport }) {
-  const placements = experiment.variants[0]?.reach.placements.map(({ placement }) => placement) ?? [];
-  const shown = placements.filter((_, index) => experiment.variants.some((variant) => variant.reach.placements[index]!.seen > 0));
+  const shown = placementsSeen(experiment.variants);
   if (experiment.variants.every((variant) => variant.reach.leaves === 0)) {
     return <p className="muted">No leave report from this experiment’s visitors yet, so nothing on which buttons each variant’s visitors saw.</p>;
   }

@@ -1,4 +1,5 @@
-import { campaignSpendLines, experimentLines, funnelLines, placementLines, sourceLines, spendLines, table } from '../funnelReport/formatReport';
+import { campaignSpendLines, experimentLines, funnelLines, placementLines, sourceLines, spendLines } from '../funnelReport/formatReport';
+import { table } from '../lib/textTable';
 import { placementReachLines } from '../funnelReport/formatReach';
 import { digestCampaigns } from './digestContent';
 import { adminRangeUrl, incidentHeading, incidentSpan, runningExperiments, type DigestContent } from './digestContent';
@@ -23,7 +24,7 @@ export function digestText(content: DigestContent): string {
     ...placementLines(report),
     '',
     'Who saw each placement',
-    ...placementReachLines(report, table),
+    ...placementReachLines(report),
     '',
     'Top sources',
     ...sourceLines(report, '`npm run stats -- --all-sources` lists every one.'),

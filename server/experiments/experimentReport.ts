@@ -51,6 +51,11 @@ export interface PlacementSeen {
   seenClickThrough: number | null;
 }
 
+/** The placements anyone shown the experiment saw, in affiliatePlacements' order: the rows its reach tables list. */
+export function placementsSeen(variants: readonly Pick<VariantReport, 'reach'>[]): string[] {
+  return affiliatePlacements.filter((placement) => variants.some((variant) => variant.reach.placements.some((row) => row.placement === placement && row.seen > 0)));
+}
+
 export interface ExperimentReport {
   id: string;
   /** Set once the experiment has ended (everyone sees this variant now); null while it runs. */

@@ -1,20 +1,18 @@
 import { counted, rate, share } from '../dayCounts/reportNumbers';
 import { countText } from '../lib/numberFormat';
-import type { ExperimentReport } from './experimentReport';
+import { placementsSeen, type ExperimentReport } from './experimentReport';
+import { table } from '../lib/textTable';
 
 /** How `npm run stats` (and the digest, if it wants) writes what each variant's visitors saw; /admin has server/admin/ExperimentTables.tsx. */
-
-type Table = (rows: string[][], textColumns: number, align?: ('left' | 'right')[]) => string;
 
 /**
  * One experiment's reach per variant (docs/reach.md): the leave reports each variant's figures rest on,
  * then a row per variant and placement that anyone in the experiment saw: who saw it, who of them followed
  * it, and that click-through. One line when no leave report came from the experiment's visitors.
  */
-export function experimentReachLines(experiment: Pick<ExperimentReport, 'variants'>, table: Table): string[] {
+export function experimentReachLines(experiment: Pick<ExperimentReport, 'variants'>): string[] {
   const { variants } = experiment;
-  const placements = (variants[0]?.reach.placements ?? []).map(({ placement }) => placement);
-  const shown = placements.filter((_, index) => variants.some((variant) => (variant.reach.placements[index]?.seen ?? 0) > 0));
+  const shown = placementsSeen(variants);
   if (variants.every((variant) => variant.reach.leaves === 0)) return ['Buttons seen: no leave report from its visitors yet.'];
   const rows: string[][] = [['Variant', 'Placement', 'Saw', 'Clicked', 'CTR seen']];
   for (const variant of variants) {

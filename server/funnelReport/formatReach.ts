@@ -2,10 +2,9 @@ import type { FunnelReport } from './funnelReport';
 import { amountText, counted, rate } from '../dayCounts/reportNumbers';
 import { countText, decimalText, percentText } from '../lib/numberFormat';
 import { csvField } from '../lib/csvField';
+import { table } from '../lib/textTable';
 
 /** How `npm run stats` and the digest write the reach figures (docs/reach.md); /admin has its own tables in server/admin/, with these words. */
-
-type Table = (rows: string[][], textColumns: number, align?: ('left' | 'right')[]) => string;
 
 /** What share of the range's views sent a leave report: what the reach figures rest on. */
 export function leaveCoverageLine({ all }: Pick<FunnelReport, 'all'>): string {
@@ -21,7 +20,7 @@ export function secondsText(seconds: number | null): string {
 }
 
 /** Per placement: who saw it, who of them clicked, and what a thousand who saw it earned. */
-export function placementReachLines({ all, totals, currency }: Pick<FunnelReport, 'all' | 'totals' | 'currency'>, table: Table): string[] {
+export function placementReachLines({ all, totals, currency }: Pick<FunnelReport, 'all' | 'totals' | 'currency'>): string[] {
   const rows: string[][] = [['Placement', 'Saw', 'Clicked', 'CTR seen', 'Conv./1k saw', 'Revenue/1k saw']];
   for (const total of totals) {
     if (total.seen === 0 && total.clicks === 0) continue;
@@ -44,7 +43,7 @@ export function placementReachLines({ all, totals, currency }: Pick<FunnelReport
 }
 
 /** Per page: its reach curve (the share of its reporting visitors who got to each section) and engaged time. */
-export function pageReachLines({ pages }: Pick<FunnelReport, 'pages'>, table: Table): string[] {
+export function pageReachLines({ pages }: Pick<FunnelReport, 'pages'>): string[] {
   const reported = pages.filter((page) => page.leaves > 0);
   if (reported.length === 0) return ['No page has a leave report in this range.'];
   const lines: string[] = [];

@@ -10,30 +10,7 @@ import { addCostsLines, money, otherCurrencyNote, verdictText, withCosts } from 
 import { pageReachLines, placementReachLines } from './formatReach';
 import { experimentReachLines } from '../experiments/formatExperimentReach';
 import { csvField } from '../lib/csvField';
-
-type Align = 'left' | 'right';
-
-/**
- * Columns two spaces apart: the first `textColumns` left-aligned, numbers after them right-aligned,
- * unless `align` says otherwise. A cell of several lines (revenue in several currencies) continues on
- * lines of its own below its row.
- */
-export function table(rows: string[][], textColumns: number, align: Align[] = []): string {
-  const lines = rows.flatMap((row) => {
-    const height = Math.max(...row.map((cell) => cell.split('\n').length));
-    return Array.from({ length: height }, (_, line) => row.map((cell) => cell.split('\n')[line] ?? ''));
-  });
-  const widths = lines[0]?.map((_, column) => Math.max(...lines.map((line) => (line[column] ?? '').length))) ?? [];
-  const alignOf = (column: number) => align[column] ?? (column < textColumns ? 'left' : 'right');
-  return lines
-    .map((line) =>
-      line
-        .map((cell, column) => (alignOf(column) === 'left' ? cell.padEnd(widths[column] ?? 0) : cell.padStart(widths[column] ?? 0)))
-        .join('  ')
-        .trimEnd(),
-    )
-    .join('\n');
-}
+import { table } from '../lib/textTable';
 
 /** Revenue in a table cell: one currency a line. */
 const revenueCell = (earnings: Earnings, per?: number) => revenueText(earnings, { per, separator: '\n' });
@@ -166,7 +143,7 @@ export function experimentLines({ experiments, currency }: Pick<FunnelReport, 'e
         none ? '–' : share(variant.chanceBest, 1),
       ]);
     }
-    lines.push(table(rows, 1), `Verdict: ${experiment.verdict}.`, ...experimentReachLines(experiment, table), '');
+    lines.push(table(rows, 1), `Verdict: ${experiment.verdict}.`, ...experimentReachLines(experiment), '');
   }
   lines.push(
     'Per visitor: CTR visitors who clicked, CR conversions, RPV revenue. P(best): the chance',
@@ -283,10 +260,10 @@ export function formatReportTable(report: FunnelReport): string {
     ...pageLines(report),
     '',
     'Reach per placement (from leave reports: who saw each button)',
-    ...placementReachLines(report, table),
+    ...placementReachLines(report),
     '',
     'Reach per page (how far down visitors got, and how long they read)',
-    ...pageReachLines(report, table),
+    ...pageReachLines(report),
     '',
     'By day (newest first; days with nothing are left out)',
     ...dayLines(report),
@@ -295,7 +272,7 @@ export function formatReportTable(report: FunnelReport): string {
     ...experimentLines(report),
     '',
     'Releases (observed, not a controlled test)',
-    ...releaseLines(report, table),
+    ...releaseLines(report),
     '',
     'Visitors are unique per day: one who comes back on another day is counted again.',
     'Conversions count under the day of their click (the day they arrived when no click',

@@ -1,15 +1,14 @@
 import { formatMoment } from '../lib/utcDay';
 import { maxReportedReleases, windowDays, type ReleasesReport } from './releaseReport';
 import { afterWindowText, clickThroughText, earningsPerClickText } from './releaseText';
-
-type Table = (rows: string[][], textColumns: number) => string;
+import { table } from '../lib/textTable';
 
 /**
  * The releases as npm run stats prints them, briefly: a line per release (stamp, time, note), and the
  * placements clicked in either week with click-through and earnings per click before and after, as
- * /admin writes them. `table` is the terminal table's column layout (formatReport.ts).
+ * /admin writes them, in the terminal table's columns (server/lib/textTable.ts).
  */
-export function releaseLines({ releases, currency }: { releases: ReleasesReport; currency: string }, table: Table): string[] {
+export function releaseLines({ releases, currency }: { releases: ReleasesReport; currency: string }): string[] {
   const { inRange, compared } = releases;
   if (compared.length === 0) return ['No release was first served in this range.'];
   const lines: string[] = [];

@@ -4,7 +4,7 @@ import { affiliatePlacements, newClickId } from '../../shared/affiliate';
 import { experiments as contentExperiments } from '../../shared/content/experiments';
 import { variantSubId, type Experiment } from '../../shared/experiments/experiment';
 import { readFunnelReport } from '../../server/funnelReport/funnelReport';
-import { formatReportJson, formatReportTable, table } from '../../server/funnelReport/formatReport';
+import { formatReportJson, formatReportTable } from '../../server/funnelReport/formatReport';
 import { experimentReachLines } from '../../server/experiments/formatExperimentReach';
 import { createClickStore } from '../../server/clicks/clickStore';
 import { createConversionStore } from '../../server/conversions/conversionStore';
@@ -160,7 +160,7 @@ describe.each(engines)('experiments on %s', (engine) => {
       await closeDaysAndForget(db(), 400, new Date(Date.parse(`${addDays(today, 1)}T00:30:00Z`)));
       expect(await reachOf()).toEqual(expectedReach);
       // As npm run stats writes it.
-      expect(experimentReachLines((await read()).experiments[0]!, table)).toEqual([
+      expect(experimentReachLines((await read()).experiments[0]!)).toEqual([
         'Buttons seen, from leave reports:',
         '  variant a: 2 leave reports, 67% of its visitors',
         '  variant b: 4 leave reports, 100% of its visitors',
