@@ -40,6 +40,13 @@ export async function readPerDay(db: Kysely<Schema>, dimension: Dimension, { fro
   return [...(closed ? await rows(db, closed) : []), ...openDayRows(dimension, from, to, dayCounts)];
 }
 
+/** The rows of a read of several parts (each row's `part`, 0 to count - 1), a list a part, in the order read. */
+function rowsByPart(found: readonly Record<string, unknown>[], count: number): DayCountRow[][] {
+  const rows = Array.from({ length: count }, (): DayCountRow[] => []);
+  for (const row of found) rows[Number(row.part)]!.push(toDayCountRow(row));
+  return rows;
+}
+
 /**
  * readPerDay for several dimensions in one statement (a list of rows per dimension, in the order asked):
  * on PostgreSQL each statement of a report waits its turn for one of the pool's few connections.
@@ -50,10 +57,8 @@ export async function readPerDayOf(db: Kysely<Schema>, dimensions: readonly Dime
     return rows ? [sql`select ${sql.lit(part)} as part, counts.* from (${rows}) as counts`] : [];
   });
   const found = closed.length === 0 ? [] : (await sql<Record<string, unknown>>`${sql.join(closed, sql` union all `)}`.execute(db)).rows;
-  return dimensions.map((dimension, part) => [
-    ...found.filter((row) => Number(row.part) === part).map(toDayCountRow),
-    ...openDayRows(dimension, from, to, dayCounts),
-  ]);
+  const byPart = rowsByPart(found, dimensions.length);
+  return dimensions.map((dimension, part) => [...byPart[part]!, ...openDayRows(dimension, from, to, dayCounts)]);
 }
 
 /** What readTopValuesOf lists of one dimension: its first `limit` values ('all': every one), by most clicks or by most views then clicks, then by value. */
@@ -77,9 +82,7 @@ export async function readTopValuesOf(db: Kysely<Schema>, wanted: readonly TopVa
   const listed = wanted.map(({ limit }, part) => (limit === 'all' ? sql`part = ${sql.lit(part)}` : sql`(part = ${sql.lit(part)} and position <= ${limit})`));
   const found = await sql<Record<string, unknown>>`select part, value, views, visitors, clicks, clickers from (${sql.join(parts, sql` union all `)}) as ranked
     where ${sql.join(listed, sql` or `)} order by part, position`.execute(db);
-  const rows = wanted.map((): DayCountRow[] => []);
-  for (const row of found.rows) rows[Number(row.part)]!.push(toDayCountRow(row));
-  return rows;
+  return rowsByPart(found.rows, wanted.length);
 }
 
 /** A dimension's values over the range, in valueOrder, at most `limit` of them (the othersValue row is never listed). */
@@ -127,9 +130,7 @@ export async function readTopAndNamedValuesOf(db: Kysely<Schema>, wanted: readon
         ${sql.join(byValue, sql` union all `)}
       ) as byValue
     ) as ranked where ${sql.join(listed, sql` or `)} order by part, position`.execute(db);
-  const rows = wanted.map((): DayCountRow[] => []);
-  for (const row of found.rows) rows[Number(row.part)]!.push(toDayCountRow(row));
-  return rows;
+  return rowsByPart(found.rows, wanted.length);
 }
 
 /** Window sums of a grouped dimension's figures, and how many values its rows hold (an othersValue row holds distinct_values). */
