@@ -7,6 +7,7 @@
  */
 import { newClickId, withClickId, type AffiliatePlacement } from '../shared/affiliate';
 import { clickPingUrl, type ClickBeaconBody } from '../shared/clickBeacon';
+import { followedLink } from './followedLink';
 
 export interface ClickReporting {
   /** AFFILIATE_SUBID_PARAM, or '' when there is none (or the visitor opts out): then no click ID is made. */
@@ -21,10 +22,8 @@ export interface ClickReporting {
 
 export function startClickReporting(endpoint: string, { subIdParam, referrer, source, campaign, content }: ClickReporting): void {
   const report = (event: MouseEvent) => {
-    // auxclick: a middle click opens the link in a new tab, and is a click on it all the same.
-    if (event.type === 'auxclick' && event.button !== 1) return;
-    const link = event.target instanceof Element ? event.target.closest('a[data-placement]') : null;
-    if (!(link instanceof HTMLAnchorElement)) return;
+    const link = followedLink(event);
+    if (!link) return;
     const placement = link.dataset.placement ?? '';
     // The variants this page showed (server/experiments/): what the click is credited to, whatever a cache served.
     const variants = document.body.dataset.variants ?? '';

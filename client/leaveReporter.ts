@@ -9,6 +9,7 @@
  * browsers keep them, harmlessly: a report is sent once).
  */
 import { leaveBeaconLimits, reachAttribute, type LeaveBeaconBody } from '../shared/leaveBeacon';
+import { followedLink } from './followedLink';
 
 const { seenShare, seenMs, idleAfterMs, maxEngagedSeconds } = leaveBeaconLimits;
 
@@ -108,10 +109,10 @@ export function startLeaveReport(endpoint: string): () => void {
   };
 
   for (const input of ['pointerdown', 'keydown', 'wheel', 'touchstart']) addEventListener(input, active, listen);
-  // A followed affiliate link, as the click report sees it (clickReporter.ts; auxclick: a middle click).
+  // A followed affiliate link, as the click report counts it.
   const follow = (event: MouseEvent) => {
-    const link = event.target instanceof Element ? event.target.closest('a[data-placement]') : null;
-    if (link && (event.type === 'click' || event.button === 1)) clicked.add(link.getAttribute('data-placement')!);
+    const link = followedLink(event);
+    if (link) clicked.add(link.dataset.placement!);
   };
   for (const input of ['click', 'auxclick'] as const) addEventListener(input, follow, { ...listen, capture: true });
   document.addEventListener(
