@@ -13,6 +13,7 @@ import { readExperimentReports, type ExperimentReport } from '../experiments/exp
 import { readFilteredCounts, type FilteredCounts } from './filteredCounts';
 import { noPageReach, reachDimensions, reachReport, type PageReach, type PlacementReach } from './reachReport';
 import { readCosts, readCostsReport, type CostsReport } from './sourceCosts';
+import { previousPeriodOf, readPreviousPeriod, type PreviousPeriod } from './previousPeriod';
 import { readPerDayOf, readTopValuesOf, readTopValuesPerDayWithTotals, readTopValuesWithTotal, type ValueLimit } from '../dayCounts/funnelQueries';
 import { readPlacementDaySums, readSourceDaySums, readSourceSums, type CurrencySum, type SourceSum } from '../dayCounts/conversionSums';
 import { groupBy } from '../lib/groupBy';
@@ -96,6 +97,8 @@ export interface FunnelReport {
   releases: ReleasesReport;
   /** The range's spend beside its earnings: per source (cost, profit, ROI, the verdict) and in total (server/funnelReport/sourceCosts.ts). */
   costs: CostsReport;
+  /** The same number of days just before the range: its totals and each headline figure's change (previousPeriod.ts). */
+  previous: PreviousPeriod;
 }
 
 /** Sources past the listed ones, added up. */
@@ -144,6 +147,9 @@ export async function readFunnelReport(db: Kysely<Schema>, range: ReportRange, o
   // than adding their two rounds after the rest. Marked handled here, awaited below.
   const costReads = readCosts(db, range, dayCounts);
   costReads.catch(() => {});
+  // The previous period's totals for the headline's change: one statement, waiting for nothing either.
+  const previousReads = readPreviousPeriod(db, range, dayCounts);
+  previousReads.catch(() => {});
   // Dimensions read alike share a statement: on PostgreSQL each statement waits for one of the pool's connections.
   const [[allPerDay = [], placementsPerDay = []], { top: topSources, total: sourceTotals }, [devices = [], referrers = [], pages = [], ...reachRows], placementDayConversions, sourceConversions] =
     await Promise.all([
@@ -243,6 +249,7 @@ export async function readFunnelReport(db: Kysely<Schema>, range: ReportRange, o
   }
   const allEarnings = earnings(placementDayConversions);
   const unattributed = earnings(conversionsByPlacement.get('')).conversions;
+  const previous = previousPeriodOf(await previousReads, currency, { ...all, ...allEarnings, ...costs.all });
 
   return {
     from: range.from,
@@ -260,6 +267,7 @@ export async function readFunnelReport(db: Kysely<Schema>, range: ReportRange, o
     filtered,
     releases,
     costs,
+    previous,
   };
 }
 
