@@ -33,12 +33,18 @@ const retryAfterSeconds = 30;
 
 const single = (value: unknown) => (typeof value === 'string' ? value : undefined);
 
-/** The range the query asks for (?days=N or ?from=&to=), or the last 30 days with the reason when it cannot be read. */
-function rangeFromQuery(query: Record<string, unknown>): { range: ReportRange; error?: string } {
+/**
+ * The range the query asks for (?days=N or ?from=&to=), or the last 30 days with the reason when it cannot
+ * be read; `query` is the range as asked, for the page's links to keep.
+ */
+function rangeFromQuery(query: Record<string, unknown>): { range: ReportRange; error?: string; query?: string } {
   const days = single(query.days);
   try {
     if (days !== undefined && !/^\d+$/.test(days)) throw new ReportRangeError(`days must be a whole number, got "${days}"`);
-    return { range: reportRange({ days: days === undefined ? undefined : Number(days), from: single(query.from) || undefined, to: single(query.to) || undefined }) };
+    const [from, to] = [single(query.from) || undefined, single(query.to) || undefined];
+    const range = reportRange({ days: days === undefined ? undefined : Number(days), from, to });
+    const asked = from || to ? `from=${range.from}&to=${range.to}` : days === undefined ? '' : `days=${Number(days)}`;
+    return { range, query: asked };
   } catch (error) {
     if (!(error instanceof ReportRangeError)) throw error;
     return { range: reportRange({}), error: error.message };
@@ -55,10 +61,12 @@ export function adminRoutes({ token, affiliateUrl, readReportPage, databaseName 
   router.get('/admin', requireAdminToken(token), async (req, res) => {
     setPrivateHeaders(res);
     res.set('Content-Security-Policy', adminCsp).type('html');
-    const { range, error } = rangeFromQuery(req.query);
+    const { range, error, query: rangeQuery } = rangeFromQuery(req.query);
+    // The chart's figure as asked; the page checks it against what it can draw (chartMetrics.ts).
+    const metric = req.query.metric === undefined ? undefined : Array.isArray(req.query.metric) ? req.query.metric.join(',') : String(req.query.metric);
     try {
       const [health, alerts] = await Promise.all([linkHealth?.(), readAlerts?.()]);
-      const context = { rangeError: error, linkHealth: health, affiliateUrl, ...(alerts ? { alerts } : {}) };
+      const context = { rangeError: error, linkHealth: health, affiliateUrl, metric, rangeQuery, ...(alerts ? { alerts } : {}) };
       res.send(readReportPage ? await readReportPage(range, context) : adminReportHtml({ ...context, report: undefined }));
     } catch (failure) {
       // With click counting off there is no database to blame: that is a fault of ours, not an outage.

@@ -20,6 +20,30 @@ label{display:flex;flex-direction:column;font-size:.9rem}
 input,button{font:inherit;padding:.35rem .5rem;border:1px solid #7b8794;border-radius:.35rem}
 button{background:#13315c;color:#fff;border-color:#13315c;cursor:pointer}
 nav a{margin-right:1rem}
+.ranges{display:flex;flex-wrap:wrap;gap:.25rem 1rem;align-items:baseline;margin:.5rem 0}
+.ranges a{margin:0 .6rem 0 0;padding:.2rem 0;display:inline-block}
+.ranges form{margin:.5rem 0}
+summary{cursor:pointer;color:#0b4f9c;padding:.25rem 0}
+.sections{font-size:.9rem;margin:.25rem 0 .75rem;display:flex;flex-wrap:wrap;gap:.1rem .9rem}
+.sections a{margin:0}
+.card{background:#fff;border:1px solid #cbd2d9;border-radius:.5rem;padding:.75rem 1rem;min-width:0}
+.card h2{margin:0 0 .5rem}
+.cards{display:grid;gap:1rem;grid-template-columns:repeat(auto-fit,minmax(22rem,1fr));align-items:start;margin:1rem 0}
+.card.wide{grid-column:1/-1}
+.chart-card h2{font-size:1rem}
+.main-chart{width:100%;height:auto;display:block}
+.chart-scale{display:flex;justify-content:space-between;gap:.5rem;font-size:.85rem;margin:.25rem 0}
+.chart-key{font-size:.85rem;margin:0 0 .25rem}
+.alert-mark{color:#a61b1b}
+.metrics{font-size:.9rem;display:flex;flex-wrap:wrap;gap:.1rem .9rem;margin:.25rem 0}
+.metrics a{margin:0}
+.metrics a.chosen{font-weight:700;color:#1f2933}
+.note{border-left:4px solid #a14b00;padding:.25rem .75rem;margin:.5rem 0;background:#fff8ec}
+.top-rows{list-style:none;padding:0;margin:.25rem 0 .5rem}
+.top-rows li{display:flex;justify-content:space-between;gap:.75rem;border-bottom:1px solid #e4e7eb;padding:.2rem 0}
+.top-name{overflow-wrap:anywhere;min-width:0}
+.top-figure{white-space:nowrap}
+.scroll tbody th:first-child{position:sticky;left:0;z-index:1;background:#fff;box-shadow:1px 0 0 #e4e7eb}
 a{color:#0b4f9c}
 :focus-visible{outline:3px solid #f0b429;outline-offset:2px}
 table{border-collapse:collapse;width:100%;background:#fff;margin:.5rem 0}
@@ -39,15 +63,16 @@ tr.ad th{padding-left:1.75rem;font-weight:400}
 .visually-hidden{position:absolute;width:1px;height:1px;margin:-1px;padding:0;overflow:hidden;clip-path:inset(50%);white-space:nowrap;border:0}
 .funnel{list-style:none;padding:0;margin:1rem 0;display:grid;gap:.75rem;grid-template-columns:repeat(auto-fit,minmax(9.5rem,1fr))}
 .funnel li{background:#fff;border:1px solid #cbd2d9;border-radius:.5rem;padding:.6rem .75rem;display:flex;flex-direction:column;min-width:0;overflow-wrap:anywhere}
+.funnel a.box{display:flex;flex-direction:column;flex:1;margin:-.6rem -.75rem;padding:.6rem .75rem;border-radius:.5rem;color:inherit;text-decoration:none}
+.funnel a.chosen{box-shadow:inset 0 0 0 3px #13315c}
+.funnel .change{font-size:.85rem;font-weight:600;line-height:1.3}
+.change.better{color:#1e6b34}
+.change.worse{color:#a61b1b}
+.change.same{color:#52606d}
 .funnel .figure{font-size:1.5rem;font-weight:700;line-height:1.2;color:#13315c}
 .funnel .label{font-weight:600}
 .funnel .muted{font-size:.9rem}
 .reach-pages{display:grid;gap:1rem;grid-template-columns:repeat(auto-fill,minmax(20rem,1fr));align-items:start}
-@media (max-width:35rem){.funnel{grid-template-columns:1fr}.reach-pages{grid-template-columns:1fr}}
-.charts{display:grid;gap:1rem;grid-template-columns:repeat(auto-fill,minmax(17rem,1fr))}
-.charts figure{margin:0;background:#fff;border:1px solid #cbd2d9;border-radius:.5rem;padding:.5rem .75rem}
-figcaption{font-weight:600}
-.chart{width:100%;height:auto;display:block}
 .banner p,.incidents p{margin:.25rem 0}
 .incidents{list-style:none;padding:0;margin:.5rem 0}
 .incidents li{background:#fff;border:1px solid #cbd2d9;border-radius:.5rem;padding:.5rem .75rem;margin:.5rem 0;overflow-wrap:anywhere}
@@ -68,6 +93,7 @@ table.reach td{text-align:left;width:60%}
 .reach-bar{display:inline-block;vertical-align:middle;width:calc(100% - 3.5em);height:.7rem;background:#e4e7eb;border-radius:.2rem;overflow:hidden}
 .reach-bar span{display:block;height:100%;background:#13315c}
 ${reachWidths}
+@media (max-width:35rem){main{padding:.75rem .75rem 2rem}h1{font-size:1.35rem}.intro{font-size:.85rem;margin:0}.funnel li{padding:.5rem .6rem}.funnel a.box{margin:-.5rem -.6rem;padding:.5rem .6rem}.funnel .muted{font-size:.8rem}.funnel .change{font-size:.8rem}.funnel{grid-template-columns:repeat(2,minmax(0,1fr));gap:.5rem}.funnel .figure{font-size:1.25rem}.reach-pages{grid-template-columns:1fr}.cards{grid-template-columns:1fr}.card{padding:.6rem .6rem}h2{margin-top:1.5rem}}
 `;
 
 export const adminCssHash = `'sha256-${createHash('sha256').update(adminCss).digest('base64')}'`;

@@ -1,6 +1,7 @@
 import type { FunnelReport } from '../funnelReport/funnelReport';
 import { amountText } from '../dayCounts/reportNumbers';
 import { countText } from '../lib/numberFormat';
+import { signedPercentText } from '../admin/changeText';
 
 /** One line of the digest's comparison: a figure this week, the week before, and the change, as written in both parts. */
 export interface ComparedFigure {
@@ -17,8 +18,7 @@ export interface ComparedFigure {
 export function percentChange(current: number, previous: number): string {
   if (!Number.isFinite(current) || !Number.isFinite(previous)) return '–';
   if (previous === 0) return current === 0 ? '–' : 'new';
-  const percent = Math.round(((current - previous) / previous) * 100);
-  return `${percent > 0 ? '+' : ''}${countText(percent)}%`;
+  return signedPercentText((current - previous) / previous);
 }
 
 /**
