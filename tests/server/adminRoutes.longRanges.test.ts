@@ -44,7 +44,7 @@ describe.each(engines)('GET /admin with thousands of sources on %s', (engine) =>
 });
 
 describe('GET /admin over a long range with something every day', () => {
-  it('shows the newest 31 days in the day tables, says where the rest are, and draws at most 92 bars a chart', async () => {
+  it('shows the newest 31 days in the day tables, says where the rest are, and draws a year a bar a week', async () => {
     const { app, store } = await openAdminApp();
     try {
       const rows = Array.from({ length: 200 }, (_, index) => {
@@ -58,9 +58,11 @@ describe('GET /admin over a long range with something every day', () => {
       expect(tableCaptioned(page, 'Views, clicks and conversions per day').all('tbody tr')).toHaveLength(31);
       expect(tableCaptioned(page, 'Sources per day').all('tbody')).toHaveLength(31);
       expect(page.text()).toContain('169 older days are not shown here: npm run stats -- --csv or --json lists every day.');
-      const heroChart = page.all('svg.chart').find((chart) => chart.attr('aria-label')?.startsWith('hero:'));
-      expect(heroChart?.all('rect').length).toBeLessThanOrEqual(92);
-      expect(heroChart?.attr('aria-label')).toMatch(/^hero: 200 clicks from /);
+      const hero = parseHtml((await request(app).get('/admin?days=365&metric=clicks-hero').set('Authorization', `Bearer ${adminToken}`).expect(200)).text);
+      const heroChart = hero.one('svg.main-chart');
+      expect(heroChart.all('rect').length).toBeLessThanOrEqual(54);
+      expect(heroChart.text('title#chart-title')).toMatch(/^hero clicks, /);
+      expect(heroChart.text('desc')).toMatch(/^a bar a week \(Monday to Sunday\)\. Total 200; /);
     } finally {
       await store.close();
     }

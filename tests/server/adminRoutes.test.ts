@@ -1,5 +1,6 @@
 import request from 'supertest';
 import { createClickStore } from '../../server/clicks/clickStore';
+import { affiliatePlacements } from '../../shared/affiliate';
 import { pagePaths } from '../../shared/routes';
 import { adminToken, basicAuth, openAdminApp } from '../support/adminApp';
 import { cells, rowHeaded } from '../support/adminTables';
@@ -89,11 +90,17 @@ describe('GET /admin', () => {
       }
     });
 
-    it('draws one server-rendered SVG chart per placement, described for screen readers', () => {
-      const charts = page.all('svg.chart[role="img"]').map((chart) => chart.attr('aria-label'));
-      expect(charts).toHaveLength(6);
-      expect(charts[0]).toMatch(/^hero: 2 clicks from \d{4}-\d{2}-\d{2} to \d{4}-\d{2}-\d{2}, most on \d{4}-\d{2}-\d{2} \(2\)$/);
-      expect(charts[1]).toMatch(/^explainer: no clicks/);
+    it('draws one server-rendered SVG chart of the chosen figure, titled and described for screen readers, with a link per placement', async () => {
+      const chart = page.one('svg.main-chart[role="img"]');
+      expect(chart.text('title#chart-title')).toMatch(/^Visitors, \d{4}-\d{2}-\d{2} to \d{4}-\d{2}-\d{2}$/);
+      // Clicks only, no page view recorded: visitors are nothing.
+      expect(chart.text('desc#chart-desc')).toBe('a bar a day. Nothing in this range. The figures are in the table below the chart.');
+      const links = page.one('nav.metrics').all('a');
+      expect(links.map((link) => link.text())).toEqual(['Clicks', ...affiliatePlacements.map((placement) => `${placement} clicks`)]);
+      const hero = parseHtml((await request(app).get(links[1]!.attr('href')!).set('Authorization', basicAuth(adminToken)).expect(200)).text);
+      expect(hero.text('desc#chart-desc')).toMatch(/^a bar a day\. Total 2; highest 2 \(\d{4}-\d{2}-\d{2}\)\./);
+      const explainer = parseHtml((await request(app).get(links[2]!.attr('href')!).set('Authorization', basicAuth(adminToken)).expect(200)).text);
+      expect(explainer.text('desc#chart-desc')).toMatch(/^a bar a day\. Nothing in this range\./);
     });
 
     it('breaks clicks down by device and referring site', () => {

@@ -144,7 +144,10 @@ describe('JSON', () => {
     const report = await read('2026-11-19', '2026-11-21');
     const parsed = JSON.parse(formatReportJson(report)) as FunnelReport;
     expect(parsed).toEqual(withCosts(report));
-    expect(Object.keys(parsed)).toEqual(['from', 'to', 'currency', 'currencies', 'days', 'totals', 'all', 'sources', 'devices', 'referrers', 'pages', 'experiments', 'filtered', 'releases', 'costs', 'campaigns']);
+    expect(Object.keys(parsed)).toEqual(['from', 'to', 'currency', 'currencies', 'days', 'totals', 'all', 'sources', 'devices', 'referrers', 'pages', 'experiments', 'filtered', 'releases', 'costs', 'previous', 'campaigns']);
+    // The three days before the range had nothing: the headline's change, as /admin shows it, is none.
+    expect(parsed.previous).toMatchObject({ from: '2026-11-16', to: '2026-11-18', views: 0, conversions: 0, cost: null });
+    expect(Object.values(parsed.previous.change)).toEqual([null, null, null, null, null, null]);
     expect(parsed.all).toEqual({ clicks: 5, visitors: 4, views: 6, viewVisitors: 5, conversions: 4, revenue: 57.25, revenueByCurrency: { USD: 57.25, EUR: 10.5 }, unattributed: 1, leaves: 0, leaveShare: 0, cost: null, profit: null });
     expect(parsed.sources[0]).toMatchObject({ cost: null, profit: null, roi: null, chanceProfitable: null });
   });
