@@ -24,7 +24,7 @@ nav a{margin-right:1rem}
 .ranges a{margin:0 .6rem 0 0;padding:.2rem 0;display:inline-block}
 .ranges form{margin:.5rem 0}
 summary{cursor:pointer;color:#0b4f9c;padding:.25rem 0}
-.sections{font-size:.9rem;margin:.25rem 0 .75rem;display:flex;flex-wrap:wrap;gap:.1rem .9rem}
+.sections{font-size:.9rem;margin:.75rem 0;display:flex;flex-wrap:wrap;gap:.1rem .9rem}
 .sections a{margin:0}
 .card{background:#fff;border:1px solid #cbd2d9;border-radius:.5rem;padding:.75rem 1rem;min-width:0}
 .card h2{margin:0 0 .5rem}
@@ -93,7 +93,7 @@ table.reach td{text-align:left;width:60%}
 .reach-bar{display:inline-block;vertical-align:middle;width:calc(100% - 3.5em);height:.7rem;background:#e4e7eb;border-radius:.2rem;overflow:hidden}
 .reach-bar span{display:block;height:100%;background:#13315c}
 ${reachWidths}
-@media (max-width:35rem){main{padding:.75rem .75rem 2rem}h1{font-size:1.35rem}.intro{font-size:.85rem;margin:0}.funnel li{padding:.5rem .6rem}.funnel a.box{margin:-.5rem -.6rem;padding:.5rem .6rem}.funnel .muted{font-size:.8rem}.funnel .change{font-size:.8rem}.funnel{grid-template-columns:repeat(2,minmax(0,1fr));gap:.5rem}.funnel .figure{font-size:1.25rem}.reach-pages{grid-template-columns:1fr}.cards{grid-template-columns:1fr}.card{padding:.6rem .6rem}h2{margin-top:1.5rem}}
+@media (max-width:35rem){main{padding:.75rem .75rem 2rem}h1{font-size:1.35rem}.intro{font-size:.85rem;margin:0}.funnel li{padding:.5rem .6rem}.funnel a.box{margin:-.5rem -.6rem;padding:.5rem .6rem}.funnel .muted{font-size:.8rem}.funnel .change{font-size:.8rem}.funnel{grid-template-columns:repeat(2,minmax(0,1fr));gap:.5rem}.funnel .figure{font-size:1.25rem}.reach-pages{grid-template-columns:1fr}.cards{grid-template-columns:1fr}.card{padding:.6rem .6rem}.card caption span{max-width:calc(100vw - 3.5rem)}h2{margin-top:1.5rem}}
 `;
 
 export const adminCssHash = `'sha256-${createHash('sha256').update(adminCss).digest('base64')}'`;

@@ -47,8 +47,9 @@ function IncidentList({ incidents }: { incidents: Incident[] }) {
 }
 
 /**
- * The weekly digest's HTML: /admin's own components over the week's report, between a comparison with
- * the week before and the week's incidents. Class names only: digestHtml.tsx writes the styles into the
+ * The weekly digest's HTML: /admin's own components over the week's report, in /admin's cards (one
+ * under another: e-mail clients lay out no grid), between a comparison with the week before and the
+ * week's incidents. Class names only: digestHtml.tsx writes the styles into the
  * elements, as e-mail needs. No images, no script, nothing loaded from elsewhere; the links go to /admin.
  */
 export function DigestEmail({ content, title }: { content: DigestContent; title: string }) {
@@ -68,28 +69,36 @@ export function DigestEmail({ content, title }: { content: DigestContent; title:
             {siteUrl}, {week.current.from} to {week.current.to}. Days are UTC.
           </p>
           <FunnelSummary all={report.all} from={report.from} to={report.to} />
-          <h2>Against the 7 days before</h2>
-          <div className="scroll">
-            <ComparisonTable figures={content.figures} content={content} />
+          <div className="card">
+            <h2>Against the 7 days before</h2>
+            <div className="scroll">
+              <ComparisonTable figures={content.figures} content={content} />
+            </div>
           </div>
-          <h2>By placement</h2>
-          <PlacementTable totals={report.totals} all={report.all} from={report.from} to={report.to} seen={{ currency: report.currency }} />
-          <h2>Top sources</h2>
-          <SourceTable sources={report.sources} otherSources={report.otherSources} from={report.from} to={report.to} />
+          <div className="card">
+            <h2>By placement</h2>
+            <PlacementTable totals={report.totals} all={report.all} from={report.from} to={report.to} seen={{ currency: report.currency }} />
+          </div>
+          <div className="card">
+            <h2>Top sources</h2>
+            <SourceTable sources={report.sources} otherSources={report.otherSources} from={report.from} to={report.to} />
+          </div>
           {report.costs.recorded && (
-            <>
+            <div className="card">
               <h2>Spend and profit</h2>
               <SpendTable costs={report.costs} from={report.from} to={report.to} campaignsShown={digestCampaigns} />
-            </>
+            </div>
           )}
           {experiments.length > 0 && (
-            <>
+            <div className="card">
               <h2>Experiments</h2>
               <ExperimentTables experiments={experiments} currency={report.currency} to={report.to} />
-            </>
+            </div>
           )}
-          <h2>Incidents</h2>
-          <IncidentList incidents={content.incidents} />
+          <div className="card">
+            <h2>Incidents</h2>
+            <IncidentList incidents={content.incidents} />
+          </div>
           <p className="links">
             <a href={adminRangeUrl(siteUrl, week.current)}>These 7 days on /admin</a> ·{' '}
             <a href={adminRangeUrl(siteUrl, week.previous)}>the 7 before</a>

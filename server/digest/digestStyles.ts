@@ -16,6 +16,7 @@ const digestOnlyCss = `
 .funnel .muted{display:block}
 .compare{font-size:.875rem}
 .compare th,.compare td{padding:.35rem .25rem}
+.card{margin:1rem 0}
 .links{margin-top:2rem}
 `;
 
