@@ -1,11 +1,4 @@
-import { countText } from '../lib/numberFormat';
-
-/** A change as a whole percentage with its sign: "+12%", "-8%", "0%" (the digest's comparison writes it so too). */
-export function signedPercentText(fraction: number): string {
-  // `|| 0`: a fall of less than half a percent rounds to -0, which Intl writes "-0".
-  const percent = Math.round(fraction * 100) || 0;
-  return `${percent > 0 ? '+' : ''}${countText(percent)}%`;
-}
+import { countText, signedPercentText } from '../lib/numberFormat';
 
 /**
  * A headline figure's change against the previous period as /admin writes it: "+12% vs the previous 30

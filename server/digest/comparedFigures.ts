@@ -1,7 +1,6 @@
 import type { FunnelReport } from '../funnelReport/funnelReport';
 import { amountText } from '../dayCounts/reportNumbers';
-import { countText } from '../lib/numberFormat';
-import { signedPercentText } from '../admin/changeText';
+import { countText, signedPercentText } from '../lib/numberFormat';
 
 /** One line of the digest's comparison: a figure this week, the week before, and the change, as written in both parts. */
 export interface ComparedFigure {

@@ -4,7 +4,9 @@ import type { FilteredFigures } from './filteredCounts';
 import type { Earnings } from '../dayCounts/earnings';
 import { amountText, counted, rate, revenueText, share, sourceName } from '../dayCounts/reportNumbers';
 import { filterReasons } from '../dayCounts/filterReasons';
-import { countText } from '../lib/numberFormat';
+import { countText, signedPercentText } from '../lib/numberFormat';
+import { daysOf } from '../dayCounts/reportRange';
+import { headlineFigures, type HeadlineFigure } from './previousPeriod';
 import { releaseLines } from '../releases/formatReleases';
 import { addCostsLines, money, otherCurrencyNote, verdictText, withCosts } from './formatCosts';
 import { pageReachLines, placementReachLines } from './formatReach';
@@ -34,6 +36,19 @@ export function funnelLines({ all }: Pick<FunnelReport, 'all'>): string[] {
     ),
   ];
 }
+
+/** The headline's change against the previous period, as /admin's boxes say it: what each figure did, "–" where there was nothing before. */
+export function previousPeriodLines({ previous, costs }: Pick<FunnelReport, 'previous' | 'costs'>): string[] {
+  const days = counted(daysOf(previous).length, 'day');
+  const head = `Against the previous ${days} (${previous.from} to ${previous.to})`;
+  const figures = headlineFigures.filter((figure) => costs.recorded || (figure !== 'spend' && figure !== 'profit'));
+  if (figures.every((figure) => previous.change[figure] === null)) return [`${head}: nothing to compare with.`];
+  const said = figures.map((figure) => `${headlineWords[figure]} ${previous.change[figure] === null ? '–' : signedPercentText(previous.change[figure])}`);
+  // Two lines at most, within the table's 90 columns.
+  return [`${head}:`, said.slice(0, 4).join(', '), ...(said.length > 4 ? [said.slice(4).join(', ')] : [])];
+}
+
+const headlineWords: Record<HeadlineFigure, string> = { visitors: 'visitors', clicked: 'visitors who clicked', conversions: 'conversions', revenue: 'revenue', spend: 'spend', profit: 'profit' };
 
 export function placementLines({ all, totals }: Pick<FunnelReport, 'all' | 'totals'>): string[] {
   const rows: string[][] = [['Placement', 'Clicks', 'Visitors', 'Share', 'Conv.', 'Conv. rate', 'Revenue', 'EPC']];
@@ -240,6 +255,7 @@ export function formatReportTable(report: FunnelReport): string {
     `Affiliate funnel, ${report.from} to ${report.to} (UTC, ${counted(dayCount, 'day')})`,
     '',
     ...funnelLines(report),
+    ...previousPeriodLines(report),
     '',
     'Not counted (bots, prefetches, opt-outs, refused reports)',
     ...filteredLines(report),

@@ -63,6 +63,13 @@ export function percentText(fraction: number, digits: 0 | 1): string {
   return format(`percent ${digits}`, { style: 'percent', minimumFractionDigits: digits, maximumFractionDigits: digits }).format(fraction);
 }
 
+/** A change as a whole percentage with its sign: "+12%", "-8%", "0%" (/admin's headline, the digest, npm run stats). */
+export function signedPercentText(fraction: number): string {
+  // `|| 0`: a fall of less than half a percent rounds to -0, which Intl writes "-0".
+  const percent = Math.round(fraction * 100) || 0;
+  return `${percent > 0 ? '+' : ''}${countText(percent)}%`;
+}
+
 /**
  * From a million on a count is written short where space is tight: "1,250,000" no longer fits the
  * headline's box on a phone, "1.25M" does. Amounts from ten thousand on: their cents make them 3

@@ -3,11 +3,10 @@ import request from 'supertest';
 import { createConversionStore } from '../../server/conversions/conversionStore';
 import { replaceCosts } from '../../server/costs/costStore';
 import { readFunnelReport } from '../../server/funnelReport/funnelReport';
-import { formatReportJson } from '../../server/funnelReport/formatReport';
+import { formatReportJson, previousPeriodLines } from '../../server/funnelReport/formatReport';
 import { headlineFigures } from '../../server/funnelReport/previousPeriod';
 import { reportRange } from '../../server/dayCounts/reportRange';
-import { signedPercentText } from '../../server/admin/changeText';
-import { amountText, countText } from '../../server/lib/numberFormat';
+import { amountText, countText, signedPercentText } from '../../server/lib/numberFormat';
 import { adminToken, openAdminApp } from '../support/adminApp';
 import { closeDaysAndForget } from '../support/closeDays';
 import { engines } from '../support/engines';
@@ -139,6 +138,12 @@ describe.each(engines)('the previous period on %s', (engine) => {
       const report = await readFunnelReport(db, { from: '2026-02-01', to: '2026-03-03' });
       expect(report.previous).toMatchObject({ from: '2026-01-01', to: '2026-01-31', views: 4, viewVisitors: 4, clicks: 2, visitors: 2, conversions: 1, revenue: 10, cost: 20, profit: -10 });
       expect(report.previous.change).toEqual({ visitors: 0.25, clicked: -0.5, conversions: 2, revenue: 3.5, spend: -0.5, profit: 4.5 });
+      // npm run stats says the same under its funnel.
+      expect(previousPeriodLines(report)).toEqual([
+        'Against the previous 31 days (2026-01-01 to 2026-01-31):',
+        'visitors +25%, visitors who clicked -50%, conversions +200%, revenue +350%',
+        'spend -50%, profit +450%',
+      ]);
 
       const page = parseHtml((await get(app, 'from=2026-02-01&to=2026-03-03')).text);
       expect(headline(page).map(({ change }) => change)).toEqual(

@@ -66,6 +66,10 @@ describe('the terminal table', () => {
     expect(text).toMatch(/^Revenue +57\.25 USD \+ 10\.50 EUR {2}11\.45 USD \+ 2\.10 EUR per click$/m);
   });
 
+  it('says when the previous period of the same length had nothing to compare with', () => {
+    expect(text).toContain('\nAgainst the previous 3 days (2026-11-16 to 2026-11-18): nothing to compare with.\n');
+  });
+
   it('breaks each day down by source, newest first, the day named on its first row', () => {
     expect(text).toMatch(/^Day +Source +Visitors +Clicked +Clicks +Conv\. +Revenue$/m);
     expect(text).toMatch(/^2026-11-21 +newsletter +1 +1 +1 +1 +12\.25 USD\n {12}\(not known\) +0 +0 +0 +1 +5\.00 USD$/m);
