@@ -95,7 +95,7 @@ export function MainChart({ report, metric, releases, incidents }: MainChartProp
           // A release a diamond, an alert a triangle: told apart by shape, not colour alone.
           const symbol = mark.kind === 'release' ? `M${x} 0 L${at(x + 6)} 6 L${x} 12 L${at(x - 6)} 6 Z` : `M${at(x - 6)} 0 L${at(x + 6)} 0 L${x} 11 Z`;
           return (
-            <g key={mark.key}>
+            <g key={mark.key} className={`${mark.kind}-mark`}>
               <title>{`${mark.label} on ${mark.day}`}</title>
               <line x1={x} y1={12} x2={x} y2={height} stroke={colour} strokeWidth={1.5} strokeDasharray="4 3" />
               <path d={symbol} fill={colour} />

@@ -63,11 +63,14 @@ describe.each(engines)('releases on /admin on %s', (engine) => {
     expect(table.all('tbody th.day').find((cell) => cell.ownText() === '2026-11-05')!.all('.release-mark')).toEqual([]);
   });
 
-  it('marks the release on each placement\'s click chart, and names it in the chart\'s summary', async () => {
-    const page = await adminPage();
-    const chart = page.all('.charts figure').find((figure) => figure.text('figcaption') === 'hero')!.one('svg');
-    expect(chart.attr('aria-label')).toBe(`hero: 15 clicks from 2026-11-01 to 2026-11-20, most on 2026-11-10 (10); ${label} on 2026-11-10`);
+  it('marks the release on the main chart, of a placement\'s clicks too, and names it in the chart\'s description', async () => {
+    const page = parseHtml((await request(app).get('/admin?from=2026-11-01&to=2026-11-20&metric=clicks-hero').set('Authorization', basicAuth(adminToken)).expect(200)).text);
+    const chart = page.one('svg.main-chart');
+    expect(chart.text('title#chart-title')).toBe('hero clicks, 2026-11-01 to 2026-11-20');
+    expect(chart.text('desc')).toBe(`a bar a day. Total 15; highest 10 (2026-11-10). ${label} on 2026-11-10. The figures are in the table below the chart.`);
     expect(chart.one('g.release-mark').text('title')).toBe(`${label} on 2026-11-10`);
+    // The visitors' chart, drawn by default, marks it as well.
+    expect((await adminPage()).one('svg.main-chart').one('g.release-mark').text('title')).toBe(`${label} on 2026-11-10`);
   });
 
   it('compares per placement the week before and the week from the release, with intervals, as an observation', async () => {
