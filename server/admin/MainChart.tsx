@@ -21,7 +21,8 @@ const at = (value: number) => Math.round(value * 100) / 100;
 /** Each at least 4.5:1 on the card's white (the zero line is decoration beside the bars). */
 const colours = { bar: '#13315c', release: '#a14b00', alert: '#a61b1b', axis: '#7b8794' };
 
-const bucketWords: Record<BucketSize, string> = { day: 'a bar a day', week: 'a bar a week (Monday to Sunday)', month: 'a bar a month' };
+const bucketWords: Record<BucketSize, string> = { day: 'a bar a day', week: 'a bar a week (Monday to Sunday)', month: 'a bar a month', quarter: 'a bar a quarter' };
+const bucketHeads: Record<BucketSize, string> = { day: 'Day', week: 'Week', month: 'Month', quarter: 'Quarter' };
 
 interface Mark {
   key: string;
@@ -121,7 +122,7 @@ export function MainChart({ report, metric, releases, incidents }: MainChartProp
             <Caption>{`${title}, ${bucketWords[size]}`}</Caption>
             <thead>
               <tr>
-                <th scope="col">{size === 'day' ? 'Day' : size === 'week' ? 'Week' : 'Month'}</th>
+                <th scope="col">{bucketHeads[size]}</th>
                 <th scope="col">{metric.label}</th>
               </tr>
             </thead>
