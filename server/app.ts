@@ -173,7 +173,7 @@ export function createApp(config: Config, options: AppOptions = {}): express.Exp
         readReportPage: stores && ((range, context) => stores.reports.readAdminPage(range, context)),
         databaseName: stores?.database.name,
         linkHealth: options.linkHealth,
-        readAlerts: stores && (() => readAlertsOverview(stores.database.db, alertChannels(config.alerts), Date.now())),
+        readAlerts: stores && ((range) => readAlertsOverview(stores.database.db, alertChannels(config.alerts), Date.now(), range)),
         logger,
       }),
     );

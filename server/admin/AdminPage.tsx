@@ -266,7 +266,7 @@ function ReportSections({
   const { metric, note } = chartMetricFor(askedMetric, report);
   const placementMetrics = chartMetricsOf(report).filter((candidate) => candidate.key.startsWith('clicks-') || candidate.key === 'clicks');
   const sections = (Object.keys(adminSections) as (keyof typeof adminSections)[]).filter((id) => id !== 'alerts' || alerts);
-  const incidents = alerts ? [...alerts.open, ...alerts.recent] : [];
+  const incidents = alerts?.inRange ?? [];
   return (
     <>
       {rangeError && (

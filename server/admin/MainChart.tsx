@@ -35,7 +35,7 @@ export interface MainChartProps {
   report: FunnelReport;
   metric: ChartMetric;
   releases: readonly ReleaseMarkOf[];
-  /** Alert incidents to mark where they opened (those of the range among /admin's Alerts: open, and the last 30 days'). */
+  /** Alert incidents to mark where they opened: those opened in the range (AlertsOverview's inRange). */
   incidents: readonly Incident[];
 }
 

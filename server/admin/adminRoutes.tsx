@@ -21,7 +21,7 @@ export interface AdminRouteOptions {
   databaseName?: string;
   linkHealth: (() => Promise<LinkHealthState>) | undefined;
   /** The Alerts section's incidents: a few bounded reads, made here like linkHealth; undefined when click counting is off. */
-  readAlerts?: () => Promise<AlertsOverview>;
+  readAlerts?: (range: ReportRange) => Promise<AlertsOverview>;
   logger: Logger;
 }
 
@@ -65,7 +65,7 @@ export function adminRoutes({ token, affiliateUrl, readReportPage, databaseName 
     // The chart's figure as asked; the page checks it against what it can draw (chartMetrics.ts).
     const metric = req.query.metric === undefined ? undefined : Array.isArray(req.query.metric) ? req.query.metric.join(',') : String(req.query.metric);
     try {
-      const [health, alerts] = await Promise.all([linkHealth?.(), readAlerts?.()]);
+      const [health, alerts] = await Promise.all([linkHealth?.(), readAlerts?.(range)]);
       const context = { rangeError: error, linkHealth: health, affiliateUrl, metric, rangeQuery, ...(alerts ? { alerts } : {}) };
       res.send(readReportPage ? await readReportPage(range, context) : adminReportHtml({ ...context, report: undefined }));
     } catch (failure) {

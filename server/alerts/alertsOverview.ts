@@ -1,7 +1,8 @@
-import { dayMs } from '../lib/utcDay';
+import { dayMs, dayStart } from '../lib/utcDay';
 import type { Kysely } from 'kysely';
 import type { Schema } from '../db/schema';
-import { readClosedIncidents, readOpenIncidents, type Incident } from './incidents';
+import { readClosedIncidents, readIncidentsOpenedIn, readOpenIncidents, type Incident } from './incidents';
+import type { ReportRange } from '../dayCounts/reportRange';
 import type { ChannelName } from '../delivery/deliveryChannel';
 import { deliveriesOf, type Delivery } from '../delivery/outbox';
 
@@ -24,21 +25,29 @@ export interface AlertsOverview {
   recent: IncidentWithDeliveries[];
   /** True when more than maxOverviewIncidents matched and the oldest were left out. */
   truncated: boolean;
+  /** The incidents opened in the report's range (UTC days), newest first, at most maxOverviewIncidents: the main chart's marks. */
+  inRange: Incident[];
 }
 
 /**
- * The open incidents and the last 30 days', with each one's deliveries. Three reads, each bounded
+ * The open incidents and the last 30 days', with each one's deliveries, and those opened in a report's
+ * range for its chart. Four reads, each bounded
  * whatever the tables' age: the open ones (incidents_open), the closed ones under way in the 30 days
- * (incidents_by_time, see readClosedIncidents), and their outbox rows (outbox_by_incident).
+ * (incidents_by_time, see readClosedIncidents), the range's (the same index), and their outbox rows
+ * (outbox_by_incident).
  */
-export async function readAlertsOverview(db: Kysely<Schema>, channels: readonly ChannelName[], now: number): Promise<AlertsOverview> {
+export async function readAlertsOverview(db: Kysely<Schema>, channels: readonly ChannelName[], now: number, range?: ReportRange): Promise<AlertsOverview> {
   const since = now - overviewDays * dayMs;
   // One more than shown, to tell whether any were left out.
-  const [open, closed] = await Promise.all([readOpenIncidents(db, maxOverviewIncidents), readClosedIncidents(db, { start: since, limit: maxOverviewIncidents + 1 })]);
+  const [open, closed, inRange] = await Promise.all([
+    readOpenIncidents(db, maxOverviewIncidents),
+    readClosedIncidents(db, { start: since, limit: maxOverviewIncidents + 1 }),
+    range ? readIncidentsOpenedIn(db, { start: dayStart(range.from), end: dayStart(range.to) + dayMs, limit: maxOverviewIncidents }) : [],
+  ]);
   const recent = closed.slice(0, maxOverviewIncidents);
   const deliveries = await deliveriesOf(db, [...open, ...recent].map((incident) => incident.id));
   const byIncident = new Map<number, Delivery[]>();
   for (const delivery of deliveries) byIncident.set(delivery.incidentId, [...(byIncident.get(delivery.incidentId) ?? []), delivery]);
   const withDeliveries = (incident: Incident): IncidentWithDeliveries => ({ ...incident, deliveries: byIncident.get(incident.id) ?? [] });
-  return { channels: [...channels], open: open.map(withDeliveries), recent: recent.map(withDeliveries), truncated: closed.length > maxOverviewIncidents };
+  return { channels: [...channels], open: open.map(withDeliveries), recent: recent.map(withDeliveries), truncated: closed.length > maxOverviewIncidents, inRange };
 }

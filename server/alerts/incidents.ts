@@ -78,6 +78,15 @@ export async function readOpenIncidents(db: Kysely<Schema>, limit = maxOpenIncid
 }
 
 /**
+ * The incidents (open or closed) opened from `start` to before `end`, newest first, at most `limit`: those
+ * /admin's main chart marks over its range, whatever the range's age. Read on incidents_by_time.
+ */
+export async function readIncidentsOpenedIn(db: Kysely<Schema>, { start, end, limit }: { start: number; end: number; limit: number }): Promise<Incident[]> {
+  const rows = await db.selectFrom('incidents').select(columns).where('opened_at', '>=', start).where('opened_at', '<', end).orderBy('opened_at', 'desc').limit(limit).execute();
+  return rows.map(incidentOf);
+}
+
+/**
  * The closed incidents that were under way at some moment from `start` on (and before `end`, when given):
  * closed at `start` or later, opened before `end`; newest first, at most `limit`. Read on incidents_by_time,
  * from incidentLookbackDays before `start`, so it costs the same whatever the table's age.

@@ -57,4 +57,18 @@ describe.each(engines)('GET /admin: the Alerts section on %s', (engine) => {
     expect(items[1]!.text()).toContain('Alert: sent by the instance itself when the outage passed 5 minutes (not through the outbox).');
     expect(section.text()).not.toContain('Broken long ago');
   });
+
+  it('marks on the main chart the alerts opened in its range, however old, and none outside it', async () => {
+    const now = Date.now();
+    const store = createIncidentStore(test.db(), { channels: [], siteUrl: testSiteUrl });
+    await store.open('link', '', 'Broken long ago', now - 60 * day);
+    await store.close('link', '', 'Works again', now - 59 * day);
+    const app = await createTestApp({ ADMIN_TOKEN: adminToken }, { stores: createStatsStores(test.opened.database) });
+    const marks = async (query: string) => {
+      const { text } = await request(app).get(`/admin?${query}`).set('Authorization', basicAuth(adminToken)).expect(200);
+      return parseHtml(text).all('svg.main-chart g.alert-mark title').map((title) => title.text());
+    };
+    expect(await marks('days=365')).toEqual([expect.stringContaining('Alert: Broken long ago')]);
+    expect(await marks('days=30')).toEqual([]);
+  });
 });

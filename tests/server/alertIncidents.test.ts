@@ -200,6 +200,23 @@ describe.each(engines)('incidents on %s', (engine) => {
         ['recovered', 'pending'],
       ]);
       expect(overview.truncated).toBe(false);
+      // No range asked: none for a chart.
+      expect(overview.inRange).toEqual([]);
+    });
+
+    it('adds the incidents opened in a report range, open or closed, however old, newest first', async () => {
+      const store = createIncidentStore(test.db(), { channels: [], siteUrl });
+      const dayOf = (at: number) => new Date(at).toISOString().slice(0, 10);
+      await store.open('link', '', 'Broken long ago', now - 200 * day);
+      await store.close('link', '', 'It works', now - 199 * day);
+      await store.open('views', '', 'Before the range', now - 400 * day);
+      await store.close('views', '', 'Views again', now - 399 * day);
+      await store.open('sales', 'hero', 'No sale', now - hour);
+      const overview = await readAlertsOverview(test.db(), [], now, { from: dayOf(now - 364 * day), to: dayOf(now) });
+      expect(overview.inRange.map((incident) => incident.summary)).toEqual(['No sale', 'Broken long ago']);
+      // A range in the past leaves out what opened after its last day.
+      const past = await readAlertsOverview(test.db(), [], now, { from: dayOf(now - 364 * day), to: dayOf(now - 150 * day) });
+      expect(past.inRange.map((incident) => incident.summary)).toEqual(['Broken long ago']);
     });
   });
 });
