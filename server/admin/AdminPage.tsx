@@ -346,6 +346,16 @@ function ReportSections({
           />
         </Card>
         <Card id="experiments">
+          {/* Each experiment's verdict in a line: its top row, the variants' figures behind the fold. */}
+          {report.experiments.length > 0 && (
+            <ul className="verdicts">
+              {report.experiments.map((experiment) => (
+                <li key={experiment.id}>
+                  <strong>{experiment.id}</strong>: {experiment.verdict}.
+                </li>
+              ))}
+            </ul>
+          )}
           <details>
             <summary>
               {report.experiments.length === 1 ? 'The experiment' : `The ${report.experiments.length} experiments`}, by variant

@@ -208,6 +208,8 @@ describe.each(engines)('experiments on %s', (engine) => {
       await sendReport(shipped, '/api/views', { page: '/', referrer: '', source: 'direct', medium: '', campaign: '', variants: `${id}:${last.id}` }, { 'X-Forwarded-For': '10.0.9.9' }).expect(204);
       const admin = await request(shipped).get('/admin').set('Authorization', basicAuth(adminToken)).expect(200);
       expect(admin.text).toContain(`Experiment ${id} by variant`);
+      // The experiments card leads with each experiment's verdict, its figures folded below.
+      expect(admin.text).toMatch(new RegExp(`<ul class="verdicts">.*<li><strong>${id}</strong>: keep running: `));
       expect(admin.text).toMatch(new RegExp(`<th scope="row">${last.id}<span class="muted description"> [^<]+</span></th><td>1</td>`));
     }
     const report = await read();
