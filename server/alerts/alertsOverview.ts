@@ -31,10 +31,9 @@ export interface AlertsOverview {
 
 /**
  * The open incidents and the last 30 days', with each one's deliveries, and those opened in a report's
- * range for its chart. Four reads, each bounded
- * whatever the tables' age: the open ones (incidents_open), the closed ones under way in the 30 days
- * (incidents_by_time, see readClosedIncidents), the range's (the same index), and their outbox rows
- * (outbox_by_incident).
+ * range for its chart. Four reads, each bounded whatever the tables' age: the open ones (incidents_open),
+ * the closed ones under way in the 30 days (incidents_by_time, see readClosedIncidents), the range's (the
+ * same index), and their outbox rows (outbox_by_incident).
  */
 export async function readAlertsOverview(db: Kysely<Schema>, channels: readonly ChannelName[], now: number, range?: ReportRange): Promise<AlertsOverview> {
   const since = now - overviewDays * dayMs;
