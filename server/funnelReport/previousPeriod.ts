@@ -4,6 +4,7 @@ import { rangeValueRows, type DayCounts } from '../dayCounts/dayCounts';
 import { earningsOf, type Earnings } from '../dayCounts/earnings';
 import { addDays, dayMs, dayStart } from '../lib/utcDay';
 import type { ReportRange } from '../dayCounts/reportRange';
+import { readFixedCostDays } from '../costs/costStore';
 
 /*
  * The headline figures of the period just before a report's range, of the same length (issue 30): what
@@ -11,6 +12,8 @@ import type { ReportRange } from '../dayCounts/reportRange';
  * sums the 'all' counts through rangeValueRows (the range's whole closed months, weeks, then days, as the
  * report's range totals are read), beside the conversions' and the reported costs' day sums per currency.
  * A year's previous year costs some twenty rows of counts and a few hundred of sums, whatever the traffic.
+ * Fixed costs (npm run costs:set) are rules, not rows: when one covers the period, its days are worked out
+ * as the report's own are (readFixedCostDays), in a second read that only such a period pays for.
  */
 
 /** What the previous period's one statement hands back, before the report's currency is known. */
@@ -21,9 +24,8 @@ export interface PreviousPeriodReads {
   clicks: number;
   visitors: number;
   conversions: { currency: string; conversions: number; micros: number }[];
+  /** Reported and fixed costs per currency. */
   costs: { currency: string; micros: number }[];
-  /** Fixed-cost rules (npm run costs:set) covering some day of the period: their cost is not summed here, so its spend is not known. */
-  fixedCostRules: number;
 }
 
 /** The previous period's totals, as the report's `all` holds the range's, and each headline figure's change. */
@@ -36,7 +38,7 @@ export interface PreviousPeriod extends Earnings {
   clicks: number;
   /** Visitors who clicked. */
   visitors: number;
-  /** Reported cost in the report's currency; null when none was reported, or when fixed costs covered the period (not summed here). */
+  /** Reported and fixed cost in the report's currency; null when the period had none in it. */
   cost: number | null;
   /** Revenue less cost, in the report's currency; null when cost is. */
   profit: number | null;
@@ -74,16 +76,20 @@ export async function readPreviousPeriod(db: Kysely<Schema>, range: ReportRange,
       from cost_days where day >= ${from} and day <= ${to} group by currency
     union all select 'fixed', '', count(*), 0, 0, 0
       from fixed_costs where from_day <= ${to} and to_day >= ${from}`.execute(db);
-  const reads: PreviousPeriodReads = { range: previous, views: 0, viewVisitors: 0, clicks: 0, visitors: 0, conversions: [], costs: [], fixedCostRules: 0 };
+  const reads: PreviousPeriodReads = { range: previous, views: 0, viewVisitors: 0, clicks: 0, visitors: 0, conversions: [], costs: [] };
+  const costs = new Map<string, number>();
+  let fixedCostRules = 0;
   for (const row of found.rows) {
     const [a, b, c, d] = [row.a, row.b, row.c, row.d].map((value) => Number(value ?? 0)) as [number, number, number, number];
     const currency = String(row.currency).trim();
     if (row.kind === 'counts') Object.assign(reads, { views: a, viewVisitors: b, clicks: c, visitors: d });
     // A sum whose conversions were all reversed stays at zero: left out, as the report leaves it out.
     else if (row.kind === 'conversions' && (a !== 0 || b !== 0)) reads.conversions.push({ currency, conversions: a, micros: b });
-    else if (row.kind === 'cost') reads.costs.push({ currency, micros: a });
-    else if (row.kind === 'fixed') reads.fixedCostRules = a;
+    else if (row.kind === 'cost') costs.set(currency, a);
+    else if (row.kind === 'fixed') fixedCostRules = a;
   }
+  if (fixedCostRules > 0) for (const row of await readFixedCostDays(db, previous)) costs.set(row.currency, (costs.get(row.currency) ?? 0) + row.amountMicros);
+  reads.costs = [...costs].map(([currency, micros]) => ({ currency, micros }));
   return reads;
 }
 
@@ -108,7 +114,7 @@ export interface HeadlineTotals {
 export function previousPeriodOf(reads: PreviousPeriodReads, currency: string, current: HeadlineTotals): PreviousPeriod {
   const earnings = earningsOf(reads.conversions, currency);
   const costMicros = reads.costs.find((row) => row.currency === currency)?.micros;
-  const cost = reads.fixedCostRules > 0 || costMicros === undefined ? null : costMicros / 1_000_000;
+  const cost = costMicros === undefined ? null : costMicros / 1_000_000;
   const profit = cost === null ? null : earnings.revenue - cost;
   return {
     from: reads.range.from,

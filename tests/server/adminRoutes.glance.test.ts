@@ -1,7 +1,7 @@
 import { brotliCompressSync } from 'node:zlib';
 import request from 'supertest';
 import { createConversionStore } from '../../server/conversions/conversionStore';
-import { replaceCosts } from '../../server/costs/costStore';
+import { replaceCosts, setFixedCost } from '../../server/costs/costStore';
 import { readFunnelReport } from '../../server/funnelReport/funnelReport';
 import { formatReportJson, previousPeriodLines } from '../../server/funnelReport/formatReport';
 import { headlineFigures } from '../../server/funnelReport/previousPeriod';
@@ -162,6 +162,30 @@ describe.each(engines)('the previous period on %s', (engine) => {
       // January against the December before it, which had nothing: no change is shown.
       const january = parseHtml((await get(app, 'from=2026-01-01&to=2026-01-31')).text);
       expect(january.one('ol.funnel').all('.change')).toHaveLength(0);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('counts fixed costs in the previous period as in the range: a daily amount and an amount per visitor', async () => {
+    const { app, store } = await openAdminApp({ engine });
+    try {
+      const db = store.database.db;
+      const visit = (day: string, count: number, source: string) =>
+        Array.from({ length: count }, (_, index) => ({ at: Date.parse(`${day}T10:00:00Z`), day, page: '/', referrer_host: null, source, medium: null, campaign: null, device: 'mobile', visitor: `${day}-${source}-${index}` }));
+      await db.insertInto('views').values([...visit('2026-01-05', 3, 'newsletter'), ...visit('2026-02-15', 5, 'newsletter')]).execute();
+      await closeDaysAndForget(db, 400, new Date());
+      // 2 USD a day from January 30 to February 2: January's two days are the previous period's, 4 USD.
+      await setFixedCost(db, { source: 'forum', campaign: '', from: '2026-01-30', to: '2026-02-02', dailyMicros: 2_000_000, perVisitorMicros: null, currency: 'USD' });
+      // 0.50 USD a newsletter visitor all year: 3 in January (1.50), 5 in February (2.50).
+      await setFixedCost(db, { source: 'newsletter', campaign: '', from: '2026-01-01', to: '2026-12-31', dailyMicros: null, perVisitorMicros: 500_000, currency: 'USD' });
+
+      const report = await readFunnelReport(db, { from: '2026-02-01', to: '2026-03-03' });
+      expect(report.costs.all.cost).toBe(6.5);
+      expect(report.previous).toMatchObject({ from: '2026-01-01', to: '2026-01-31', cost: 5.5, profit: -5.5 });
+      expect(report.previous.change.spend).toBeCloseTo(1 / 5.5, 10);
+      const page = parseHtml((await get(app, 'from=2026-02-01&to=2026-03-03')).text);
+      expect(headline(page).find(({ metric }) => metric === 'spend')?.change).toBe('+18% vs the previous 31 days');
     } finally {
       await store.close();
     }
