@@ -45,14 +45,14 @@ const batchSize = 500;
 
 /**
  * SQLite only: how long one transaction of replaceCosts may hold the file's write lock, and the pause
- * after it before the next. SQLite lets one writer at a time write the whole file, and the server records
- * each click and page view synchronously in its serving thread, where waiting out the busy timeout holds
- * every request. An import in another process that kept the lock for its whole year (one transaction of
- * about a second for 109,500 rows) held the server's pages that long: `GET /` took up to 2–3 s while a
- * click waited (scripts/bench/costsImport.ts). With the lock held about this long and then left free
- * longer than SQLite's busy handler sleeps between its tries in their first 100 ms (at most 25 ms), a
- * waiting click gets the lock in the pause and waits one slice at most. The price: the import's write
- * takes about 1.75 times as long.
+ * after it before the next. SQLite lets one writer at a time write the whole file, and a click or page
+ * view the server records meanwhile waits for the lock. An import in another process that kept the lock
+ * for its whole year (one transaction of about a second for 109,500 rows) held the server's clicks that
+ * long, and, while SQLite's busy timeout still waited in the serving thread, its pages too: `GET /` took up
+ * to 2–3 s (scripts/bench/costsImport.ts; the server now waits between tries off its thread, see
+ * server/db/sqliteLockWait.ts). With the lock held about this long and then left free longer than the
+ * server waits between its tries (at most 8 ms), a waiting click gets the lock in the pause and waits one
+ * slice at most. The price: the import's write takes about 1.75 times as long.
  */
 const sqliteSliceMs = 40;
 const sqlitePauseMs = 30;

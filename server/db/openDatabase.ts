@@ -8,6 +8,7 @@ import type { Logger } from '../lib/logger';
 import { errorSummary } from '../lib/errorText';
 import { createAvailability, type Availability } from './availability';
 import { withAvailability } from './availabilityDialect';
+import { lockWaitMs, waitingForLocks } from './sqliteLockWait';
 import { keepingStatements } from './keptStatements';
 import { sqliteFileGuard } from './sqliteFileGuard';
 import { describeDatabase, type DatabaseSettings, type Engine } from './databaseSettings';
@@ -137,7 +138,9 @@ function sqliteDialect(file: string, readOnly: boolean): EngineDialect {
       database.pragma('journal_mode = WAL');
       database.pragma('synchronous = NORMAL');
     }
-    database.pragma('busy_timeout = 5000');
+    // The server's own connection waits for another process's write lock off its thread, between tries
+    // (sqliteLockWait.ts); a reader, such as npm run stats, lets SQLite wait as it reads.
+    database.pragma(`busy_timeout = ${readOnly ? lockWaitMs : 0}`);
     // The server checks the whole file once at start-up (2.4 s for a year of a busy site's rows); a reader
     // such as npm run stats does not, and a damaged page it meets fails its query with one line instead.
     if (!readOnly) {
@@ -148,7 +151,8 @@ function sqliteDialect(file: string, readOnly: boolean): EngineDialect {
     database.close();
     throw error instanceof DatabaseError ? error : new DatabaseError(`CLICKS_DB ${file} ${explain(error)}`);
   }
-  return { dialect: new SqliteDialect({ database: keepingStatements(database) }), explain };
+  const dialect = new SqliteDialect({ database: keepingStatements(database) });
+  return { dialect: readOnly ? dialect : waitingForLocks(dialect), explain };
 }
 
 function explainSqlite(error: unknown): string {
