@@ -91,7 +91,11 @@ export async function waitForIslands(page: Page, wanted: IslandsWanted = 'hydrat
         if (conditions.includes('interaction')) box?.dispatchEvent(new FocusEvent('focusin', { bubbles: true }));
         if (conditions.includes('visible') && box) {
           const scrollY = window.scrollY;
-          box.scrollIntoView({ block: 'center', behavior: 'instant' });
+          // Scrolled to as a visitor scrolls, not with scrollIntoView: after that, in Debian's Chromium 150,
+          // the page's first Tab went to the element scrolled to (the carousel's Play button) instead of
+          // the skip link, as if a visitor had clicked there.
+          const { top, height } = box.getBoundingClientRect();
+          window.scrollTo({ top: scrollY + top + height / 2 - window.innerHeight / 2, behavior: 'instant' });
           for (let waited = 0; wrapper.getAttribute(state) !== 'true' && waited < 10_000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
           window.scrollTo({ top: scrollY, behavior: 'instant' });
         }
