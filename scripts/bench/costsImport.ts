@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
@@ -149,8 +149,17 @@ interface Engine {
 }
 
 export async function benchCostsImport() {
-  const lastDay = utcDay(new Date());
+  // The year's file and the SQLite databases (some 90 MB): removed however the bench ends.
   const dir = mkdtempSync(path.join(tmpdir(), 'bench-costs-'));
+  try {
+    await benchCostsImportIn(dir);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function benchCostsImportIn(dir: string) {
+  const lastDay = utcDay(new Date());
   const file = path.join(dir, 'year-of-costs.csv');
   const year = yearOfCosts(lastDay);
   writeFileSync(file, year.text);
