@@ -1,14 +1,19 @@
 /**
- * Keys a limiter holds at most unless told otherwise. A bucket costs about 110 bytes of heap keyed by an
- * IPv4 address, 175 by a visitor hash and 200 by an IPv6 /64, so a full limiter holds at most about 20 MB.
+ * Keys a limiter holds at most unless told otherwise. A key costs about 80 bytes of heap as an IPv4
+ * address, 130 as a visitor hash and 110 as an IPv6 /64 (the map's entry, the number and the key), so a
+ * full limiter holds at most about 13 MB; a flood rarely fills one (see "forgotten" below).
  */
 export const defaultMaxKeys = 100_000;
 
 /**
  * A token bucket per key (a visitor hash, a client address): `burst` reports at once, then one every
  * `refillMs`. Real visitors click a button or two; a script replaying reports is held to a trickle.
- * Memory is bounded whatever the traffic: keys whose bucket has filled up again are dropped, and the map
- * never holds more than `maxKeys` (`defaultMaxKeys` unless given): past it the longest-known keys go first.
+ *
+ * Memory is bounded whatever the traffic. A key is forgotten once its bucket has filled up again, as if it
+ * had never been seen: a key that sent one report is gone within two refills of it (one refill for its
+ * bucket to fill, at most one more for its turn below). So a flood of new addresses holds about what two
+ * refills bring (a second of them for views' addresses), not all it has sent, and the map never holds more
+ * than `maxKeys` (`defaultMaxKeys` unless given): past it the longest-known keys go first.
  */
 export interface RateLimiter {
   /** Takes one token; returns 0 when allowed, otherwise the milliseconds until the next token. */
@@ -20,49 +25,87 @@ export interface RateLimiter {
 }
 
 export function createRateLimiter({ burst, refillMs, maxKeys = defaultMaxKeys }: { burst: number; refillMs: number; maxKeys?: number }): RateLimiter {
-  // Never more than maxKeys entries: take makes room before it adds a key.
-  const buckets = new Map<string, { tokens: number; updated: number }>();
-  let lastSweep = 0;
+  // Each key's bucket is one number, the moment it is full again (a generic cell rate algorithm): it holds
+  // burst − (fullAt − now) / refillMs tokens now. One number costs far less than a tokens-and-time object.
+  const fullAt = new Map<string, number>();
+  // Which keys to look at when: slot s lists the keys whose bucket was full by s × refillMs ms (since the
+  // epoch), as last known. Each key sits in one slot at a time: entered in its full bucket's slot when the
+  // map takes it, and moved on, when that slot ends, if it has been taken again since. A walk over every key
+  // at once would stop the thread for milliseconds on a full map; this forgets them a slot at a time, as
+  // reports arrive, looking at each key about once per refill.
+  const slots = new Map<number, string[]>();
+  const slotOf = (time: number) => Math.ceil(time / refillMs);
+  /** The first slot not yet looked at. */
+  let nextSlot = -Infinity;
 
-  const refilled = (bucket: { tokens: number; updated: number }, now: number) =>
-    Math.min(burst, bucket.tokens + (now - bucket.updated) / refillMs);
+  const enter = (key: string, slot: number) => {
+    // Never behind the walk, even if the clock went back: a key in a slot already passed would stay forever.
+    const at = Math.max(slot, nextSlot);
+    const keys = slots.get(at);
+    if (keys) keys.push(key);
+    else slots.set(at, [key]);
+  };
 
-  const sweep = (now: number) => {
-    for (const [key, bucket] of buckets) {
-      if (refilled(bucket, now) >= burst) buckets.delete(key);
+  // Looks at every slot that has ended by `now`: forgets the keys whose bucket is full, moves the others on.
+  // No slot is ever more than burst + 1 ahead of the last report, so after a quiet spell the walk ends
+  // within that many steps of it and starts again from now.
+  const forgetFull = (now: number) => {
+    const ended = Math.floor(now / refillMs);
+    if (slots.size === 0) nextSlot = Math.max(nextSlot, ended + 1);
+    for (; nextSlot <= ended && slots.size > 0; nextSlot += 1) {
+      const keys = slots.get(nextSlot);
+      if (!keys) continue;
+      slots.delete(nextSlot);
+      for (const key of keys) {
+        const full = fullAt.get(key);
+        // Undefined: forgotten already, by the bound below or as the other entry of a key taken again after it.
+        if (full === undefined) continue;
+        if (full <= now) fullAt.delete(key);
+        else enter(key, slotOf(full));
+      }
     }
-    lastSweep = now;
   };
 
   // Full (a flood from many addresses): forget the longest-known hundredth at once. One key at a time would
   // cost far more than it looks: a Map keeps deleted entries as holes until it is rebuilt, and every new
   // iterator walks past all of them, so forgetting keys one by one took 45 µs each past 100,000 keys.
+  // Their slots keep them until they come, and are then passed over.
   const forgetBatch = Math.max(1, Math.ceil(maxKeys / 100));
   const forgetOldest = () => {
     let forgotten = 0;
-    for (const key of buckets.keys()) {
-      buckets.delete(key);
+    for (const key of fullAt.keys()) {
+      fullAt.delete(key);
       if ((forgotten += 1) >= forgetBatch) break;
     }
   };
 
+  /** The wait before a bucket full at `full` has a token at `now`: 0 when it has one. */
+  const waitFor = (full: number, now: number) => {
+    const beyondOne = full - now - (burst - 1) * refillMs;
+    return beyondOne > 0 ? Math.ceil(beyondOne) : 0;
+  };
+
   return {
     take(key, now = Date.now()) {
-      if (now - lastSweep > burst * refillMs) sweep(now);
-      if (buckets.size >= maxKeys && !buckets.has(key)) forgetOldest();
-      const bucket = buckets.get(key) ?? { tokens: burst, updated: now };
-      const tokens = refilled(bucket, now);
-      if (tokens < 1) return Math.ceil((1 - tokens) * refillMs);
-      buckets.set(key, { tokens: tokens - 1, updated: now });
+      forgetFull(now);
+      const full = fullAt.get(key);
+      if (full === undefined) {
+        if (fullAt.size >= maxKeys) forgetOldest();
+        fullAt.set(key, now + refillMs);
+        enter(key, slotOf(now + refillMs));
+        return 0;
+      }
+      const wait = waitFor(full, now);
+      if (wait > 0) return wait;
+      fullAt.set(key, Math.max(full, now) + refillMs);
       return 0;
     },
     wait(key, now = Date.now()) {
-      const bucket = buckets.get(key);
-      const tokens = bucket ? refilled(bucket, now) : burst;
-      return tokens < 1 ? Math.ceil((1 - tokens) * refillMs) : 0;
+      const full = fullAt.get(key);
+      return full === undefined ? 0 : waitFor(full, now);
     },
     get size() {
-      return buckets.size;
+      return fullAt.size;
     },
   };
 }

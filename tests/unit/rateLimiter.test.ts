@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { addressRateLimit, visitorRateLimit } from '../../server/clicks/clickRoute';
 import { createRateLimiter, defaultMaxKeys } from '../../server/limits/rateLimiter';
 import { viewAddressRateLimit, viewVisitorRateLimit } from '../../server/views/viewRoute';
@@ -40,6 +41,60 @@ describe('createRateLimiter', () => {
     expect(limiter.size).toBe(100);
     limiter.take('late', 10_000);
     expect(limiter.size).toBe(1);
+  });
+
+  it('forgets a key within two refills of its last report, but not while its bucket is still filling', () => {
+    const limiter = createRateLimiter({ burst: 3, refillMs: 1000 });
+    limiter.take('once', 0);
+    limiter.take('thrice', 0);
+    limiter.take('thrice', 0);
+    limiter.take('thrice', 0);
+    limiter.take('other', 1_999);
+    // 'once' was full at 1,000 and is gone by 2,000; 'thrice' is full only at 3,000 and keeps its wait.
+    limiter.take('other', 2_000);
+    expect(limiter.size).toBe(2);
+    expect([limiter.take('thrice', 2_000), limiter.take('thrice', 2_000), limiter.take('thrice', 2_000)]).toEqual([0, 0, 1000]);
+    limiter.take('other', 6_000);
+    expect(limiter.size).toBe(1);
+  });
+
+  it('gives every answer an exact token count would, whatever it forgets', () => {
+    // The model: each key's tokens × refillMs, in integers, refilled by the milliseconds passed, never forgotten.
+    const step = fc.record({ key: fc.integer({ min: 0, max: 5 }), advance: fc.integer({ min: 0, max: 3_000 }), look: fc.boolean() });
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 5 }), fc.integer({ min: 1, max: 2_000 }), fc.array(step, { maxLength: 200 }), (burst, refillMs, steps) => {
+        const limiter = createRateLimiter({ burst, refillMs, maxKeys: 6 });
+        const scaled = new Map<number, { tokens: number; at: number }>();
+        let now = 1_700_000_000_000;
+        for (const { key, advance, look } of steps) {
+          now += advance;
+          const bucket = scaled.get(key) ?? { tokens: burst * refillMs, at: now };
+          const tokens = Math.min(burst * refillMs, bucket.tokens + (now - bucket.at));
+          const expected = tokens >= refillMs ? 0 : refillMs - tokens;
+          if (look) {
+            expect(limiter.wait(`k${key}`, now)).toBe(expected);
+            continue;
+          }
+          expect(limiter.take(`k${key}`, now)).toBe(expected);
+          scaled.set(key, { tokens: expected === 0 ? tokens - refillMs : tokens, at: now });
+        }
+        // Whatever is held is a key whose bucket is not full yet, or one whose slot has not ended.
+        expect(limiter.size).toBeLessThanOrEqual(6);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('holds a steady flood of new addresses to what two refills bring, not all it has sent', () => {
+    // The views' address limit, 1,400 new addresses a second (the 256 MB test's pace) for ten minutes.
+    const limiter = createRateLimiter(viewAddressRateLimit);
+    const perSecond = 1_400;
+    let largest = 0;
+    for (let i = 0; i < perSecond * 600; i += 1) {
+      limiter.take(`10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`, Math.floor((i * 1000) / perSecond));
+      largest = Math.max(largest, limiter.size);
+    }
+    expect(largest).toBeLessThanOrEqual((2 * perSecond * viewAddressRateLimit.refillMs) / 1000 + 1);
   });
 });
 
