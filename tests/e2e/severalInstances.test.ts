@@ -221,14 +221,106 @@ describe('several instances behind nginx round-robin, on one PostgreSQL database
       expect(statuses.beforeSigterm).toEqual({ 204: terminateAt });
     });
 
-    it('kept answering 204 through the other instance while the stopped one shut down', () => {
-      // A graceful stop of one instance must not cost a report: nginx does not resend a POST it had written
-      // to a connection the stopping instance then closed, so such a report would be answered 502 and lost.
-      expect({ answers: statuses.beforeSigkill, stoppedInstanceErrors }).toEqual({ answers: { 204: killAt - terminateAt }, stoppedInstanceErrors: [] });
+    it('kept answering 204 through the other instance while the stopped one shut down, but for a report still queued', () => {
+      // The stopping instance closes no connection it has accepted: it answers every request on them (with
+      // Connection: close) and nginx passes a refused connection on to the other instance. What it cannot
+      // help is TCP's: a connection nginx opened a moment before the SIGTERM, still in the listen queue, is
+      // reset by the kernel when the listener closes, after nginx has written its POST, which nginx does not
+      // send again (docs/several-instances.md). That happened in about one run of ten here, once at most; an
+      // instance that cut the connections it holds, as http.Server.close() did, lost one in most runs, and
+      // more than one in many. Taking the instance out of nginx first loses nothing (the next describe).
+      const others = Object.entries(statuses.beforeSigkill).filter(([status]) => status !== '204' && status !== '502');
+      const resets = stoppedInstanceErrors.filter((line) => line.includes('recv() failed (104: Connection reset by peer) while reading response header from upstream'));
+      expect({ others, unexplained: stoppedInstanceErrors.filter((line) => !resets.includes(line)) }).toEqual({ others: [], unexplained: [] });
+      expect(statuses.beforeSigkill[502] ?? 0).toBe(resets.length);
+      expect(resets.length).toBeLessThanOrEqual(1);
     });
 
     it('answered only 204 or, once both were gone, 502 from nginx after the SIGKILL', () => {
       expect(Object.keys(statuses.afterSigkill).filter((status) => status !== '204' && status !== '502')).toEqual([]);
+    });
+  });
+
+  describe('under load, when one instance is taken out of nginx, then stopped (a rolling restart)', () => {
+    const onCleanup = useCleanup();
+    let deployment: Deployment;
+    let acknowledged = 0;
+    const statuses: Record<number, number> = {};
+    let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
+    let acknowledgedBy: number[] = [];
+    /** Reports the stopped instance answered after nginx's old workers had gone: none may reach it then. */
+    let answeredAfterReload = 0;
+
+    const takeOutAt = 500;
+    /** Reports acknowledged through the remaining instance once the other has exited. */
+    const afterExit = 500;
+
+    beforeAll(async () => {
+      deployment = await deploy(onCleanup, { TRUST_PROXY: '2' });
+      const [stopped, remaining] = deployment.instances as [ListeningMain, ListeningMain];
+      const nextAddress = visitorAddresses();
+      let load!: autocannon.Instance;
+      const finished = new Promise<void>((resolve, reject) => {
+        load = autocannon(
+          {
+            url: `${deployment.nginx.url}/api/clicks`,
+            connections: 10,
+            amount: 20_000,
+            timeout: 10,
+            requests: [
+              {
+                method: 'POST',
+                body: JSON.stringify({ placement: 'hero', page: '/', referrer: '' }),
+                setupRequest: (request) => ({
+                  ...request,
+                  headers: { ...request.headers, 'content-type': 'text/plain;charset=UTF-8', 'user-agent': personUserAgent, 'x-forwarded-for': nextAddress() },
+                }),
+              },
+            ],
+          },
+          (error: unknown) => (error ? reject(error) : resolve()),
+        );
+      });
+      const stopLoad = setTimeout(() => load.stop(), 30_000);
+      // What an operator does: mark the instance down, reload nginx, and stop the instance once nginx's old
+      // workers have finished what they had sent it. All while the load goes on.
+      let exitedAt: number | undefined;
+      const rolling = (async () => {
+        await waitUntil(`${takeOutAt} reports acknowledged`, async () => acknowledged >= takeOutAt);
+        await deployment.nginx.reload({ down: [stopped.port] });
+        const answeredAtReload = countLines(stopped.stdout(), acknowledgedReport);
+        stopped.child.kill('SIGTERM');
+        exit = { code: await stopped.exit, signal: stopped.child.signalCode };
+        answeredAfterReload = countLines(stopped.stdout(), acknowledgedReport) - answeredAtReload;
+        exitedAt = acknowledged;
+      })();
+      load.on('response', (_client, statusCode) => {
+        statuses[statusCode] = (statuses[statusCode] ?? 0) + 1;
+        if (statusCode === 204) acknowledged += 1;
+        if (exitedAt !== undefined && acknowledged >= exitedAt + afterExit) load.stop();
+      });
+      await Promise.all([finished, rolling]);
+      clearTimeout(stopLoad);
+      acknowledgedBy = [stopped, remaining].map((instance) => countLines(instance.stdout(), acknowledgedReport));
+    }, 60_000);
+
+    it('stopped the instance cleanly (exit 0) after nginx had stopped sending it reports', () => {
+      expect({ exit, answeredAfterReload }).toEqual({ exit: { code: 0, signal: null }, answeredAfterReload: 0 });
+      expect(acknowledgedBy.every((count) => count > 0)).toBe(true);
+    });
+
+    it('answered every report 204, before, during and after, with no error in nginx', () => {
+      expect(statuses).toEqual({ 204: acknowledged });
+      expect(acknowledged).toBeGreaterThanOrEqual(takeOutAt + afterExit);
+      expect(deployment.nginx.errorLog().split('\n').filter((line) => line.includes('[error]'))).toEqual([]);
+    });
+
+    it('has a row for every acknowledged report, each a visitor of its own', async () => {
+      const { clicks, visitors } = await countRows(deployment.database.url);
+      // Stopping the load drops the answers to its 10 requests in flight, which may have been recorded.
+      expect(clicks - acknowledged).toBeGreaterThanOrEqual(0);
+      expect(clicks - acknowledged).toBeLessThanOrEqual(10);
+      expect(visitors).toBe(clicks);
     });
   });
 });

@@ -1,6 +1,6 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { accessSync, chmodSync, constants, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { accessSync, chmodSync, constants, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -21,6 +21,8 @@ export interface NginxConfigOptions {
   listenPort: number;
   /** The folder holding the pid file, logs and temp paths. */
   prefix: string;
+  /** Upstream ports marked `down`: out of the rotation, as an operator takes an instance out before stopping it. */
+  down?: number[];
 }
 
 /**
@@ -28,9 +30,9 @@ export interface NginxConfigOptions {
  * needs too (there with `worker_processes auto`, the usual logs, TLS and `X-Forwarded-Proto https`); the rest keeps
  * this test instance inside its prefix folder.
  */
-export function nginxConfig({ upstreams, listenPort, prefix }: NginxConfigOptions): string {
+export function nginxConfig({ upstreams, listenPort, prefix, down = [] }: NginxConfigOptions): string {
   const inPrefix = (name: string) => path.join(prefix, name);
-  const servers = upstreams.map((port) => `        server 127.0.0.1:${port};`).join('\n');
+  const servers = upstreams.map((port) => `        server 127.0.0.1:${port}${down.includes(port) ? ' down' : ''};`).join('\n');
   return `# Several auctions-guide instances behind one nginx (test instance in ${prefix}).
 daemon off;            # the test process is the master's parent and stops it
 worker_processes 1;    # one rotation, so round-robin is exact; plenty on loopback
@@ -95,6 +97,12 @@ export interface RunningNginx {
   errorLog(): string;
   /** One line per request, ending in upstream=127.0.0.1:PORT. */
   accessLog(): string;
+  /**
+   * Rewrites nginx.conf with these upstreams marked down and reloads it (SIGHUP), resolving once the
+   * workers of the old configuration have finished their requests and exited: from then on no request
+   * goes to a port marked down.
+   */
+  reload(options: { down: number[] }): Promise<void>;
   /** Graceful stop (SIGQUIT), then SIGTERM and SIGKILL if it takes too long; removes the prefix folder. */
   stop(): Promise<void>;
 }
@@ -123,6 +131,24 @@ async function takesErrorLogFlag(bin: string): Promise<boolean> {
   return major > 1 || (major === 1 && (minor > 19 || (minor === 19 && patch >= 5)));
 }
 
+
+/** The processes whose parent is `pid` now (nginx's workers, for its master), from each /proc/PID/stat. */
+function childPids(pid: number): number[] {
+  const children: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+    } catch {
+      continue; // gone meanwhile
+    }
+    // "pid (comm) state ppid …": the command name may hold spaces and parentheses, so read after the last ")".
+    const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+    if (parent === pid) children.push(Number(entry));
+  }
+  return children;
+}
 
 /** Whether something accepts a connection on the loopback port now. */
 export function accepts(port: number): Promise<boolean> {
@@ -186,7 +212,8 @@ export async function startNginx(options: StartNginxOptions): Promise<RunningNgi
     rmSync(prefix, { recursive: true, force: true });
     throw new Error(started.failure);
   }
-  const { child, port, config } = started;
+  const { child, port } = started;
+  let config = started.config;
   const watchdog = cleanUpWhenThisProcessEnds([
     ['kill', '-TERM', String(child.pid)],
     ['rm', '-rf', prefix],
@@ -195,10 +222,26 @@ export async function startNginx(options: StartNginxOptions): Promise<RunningNgi
   return {
     port,
     url: `http://127.0.0.1:${port}`,
-    config,
+    get config() {
+      return config;
+    },
     prefix,
     errorLog: () => readLog('error.log'),
     accessLog: () => readLog('access.log'),
+    reload: async ({ down }) => {
+      const before = childPids(child.pid!);
+      config = nginxConfig({ upstreams: options.upstreams, listenPort: port, prefix, down });
+      writeFileSync(configFile, config);
+      child.kill('SIGHUP');
+      // The master starts new workers, and the old ones exit once their requests in flight are done.
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const now = childPids(child.pid!);
+        if (now.length > 0 && !now.some((pid) => before.includes(pid))) return;
+        if (Date.now() > deadline) throw new Error(`nginx's old workers (${before.join(', ')}) were still running ${timeoutMs} ms after the reload`);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    },
     stop: async () => {
       const stepMs = Math.min(timeoutMs, 5_000);
       for (const signal of ['SIGQUIT', 'SIGTERM', 'SIGKILL'] as const) {
