@@ -19,6 +19,33 @@ const acknowledgedReport = /POST \/api\/clicks 204 /;
 /** The page's words without markup. */
 const textOf = (html: string) => html.replace(/<style[\s\S]*?<\/style>/, '').replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ');
 
+/**
+ * A load of click reports through nginx at `url`, 10 at a time, up to 20,000, each from an address of its
+ * own (behind TRUST_PROXY=2), calling `onRequest` as each is built.
+ */
+function clickLoad(url: string, onRequest: () => void = () => {}): autocannon.Options {
+  const nextAddress = visitorAddresses();
+  return {
+    url: `${url}/api/clicks`,
+    connections: 10,
+    amount: 20_000,
+    timeout: 10,
+    requests: [
+      {
+        method: 'POST',
+        body: JSON.stringify({ placement: 'hero', page: '/', referrer: '' }),
+        setupRequest: (request) => {
+          onRequest();
+          return {
+            ...request,
+            headers: { ...request.headers, 'content-type': 'text/plain;charset=UTF-8', 'user-agent': personUserAgent, 'x-forwarded-for': nextAddress() },
+          };
+        },
+      },
+    ],
+  };
+}
+
 const countRows = async (url: string) =>
   (await queryDatabase<{ clicks: number; visitors: number }>(url, 'SELECT count(*)::int AS clicks, count(DISTINCT visitor)::int AS visitors FROM clicks'))[0]!;
 
@@ -137,27 +164,7 @@ describe('several instances behind nginx round-robin, on one PostgreSQL database
       // instance) and each is a visitor of its own. With 1, every report would come from nginx's 127.0.0.1.
       deployment = await deploy(onCleanup, { TRUST_PROXY: '2' });
       const [terminated, killed] = deployment.instances as [ListeningMain, ListeningMain];
-      const nextAddress = visitorAddresses();
-
-      const options: autocannon.Options = {
-        url: `${deployment.nginx.url}/api/clicks`,
-        connections: 10,
-        amount: 20_000,
-        timeout: 10,
-        requests: [
-          {
-            method: 'POST',
-            body: JSON.stringify({ placement: 'hero', page: '/', referrer: '' }),
-            setupRequest: (request) => {
-              sent += 1;
-              return {
-                ...request,
-                headers: { ...request.headers, 'content-type': 'text/plain;charset=UTF-8', 'user-agent': personUserAgent, 'x-forwarded-for': nextAddress() },
-              };
-            },
-          },
-        ],
-      };
+      const options = clickLoad(deployment.nginx.url, () => (sent += 1));
       let load!: autocannon.Instance;
       const finished = new Promise<void>((resolve, reject) => {
         load = autocannon(options, (error: unknown) => (error ? reject(error) : resolve()));
@@ -258,28 +265,9 @@ describe('several instances behind nginx round-robin, on one PostgreSQL database
     beforeAll(async () => {
       deployment = await deploy(onCleanup, { TRUST_PROXY: '2' });
       const [stopped, remaining] = deployment.instances as [ListeningMain, ListeningMain];
-      const nextAddress = visitorAddresses();
       let load!: autocannon.Instance;
       const finished = new Promise<void>((resolve, reject) => {
-        load = autocannon(
-          {
-            url: `${deployment.nginx.url}/api/clicks`,
-            connections: 10,
-            amount: 20_000,
-            timeout: 10,
-            requests: [
-              {
-                method: 'POST',
-                body: JSON.stringify({ placement: 'hero', page: '/', referrer: '' }),
-                setupRequest: (request) => ({
-                  ...request,
-                  headers: { ...request.headers, 'content-type': 'text/plain;charset=UTF-8', 'user-agent': personUserAgent, 'x-forwarded-for': nextAddress() },
-                }),
-              },
-            ],
-          },
-          (error: unknown) => (error ? reject(error) : resolve()),
-        );
+        load = autocannon(clickLoad(deployment.nginx.url), (error: unknown) => (error ? reject(error) : resolve()));
       });
       const stopLoad = setTimeout(() => load.stop(), 30_000);
       // What an operator does: mark the instance down, reload nginx, and stop the instance once nginx's old
