@@ -1,7 +1,8 @@
 /**
  * Keys a limiter holds at most unless told otherwise. A key costs about 80 bytes of heap as an IPv4
  * address, 130 as a visitor hash and 110 as an IPv6 /64 (the map's entry, the number and the key), so a
- * full limiter holds at most about 13 MB; a flood rarely fills one (see "forgotten" below).
+ * full limiter holds at most about 13 MB, and as much again for the keys it has scheduled to look at; a
+ * flood rarely fills one (see "forgotten" below).
  */
 export const defaultMaxKeys = 100_000;
 
@@ -22,6 +23,8 @@ export interface RateLimiter {
   wait(key: string, now?: number): number;
   /** Keys held now: never more than maxKeys. */
   readonly size: number;
+  /** Keys waiting for their slot (see below): never more than 2 × maxKeys. */
+  readonly scheduled: number;
 }
 
 export function createRateLimiter({ burst, refillMs, maxKeys = defaultMaxKeys }: { burst: number; refillMs: number; maxKeys?: number }): RateLimiter {
@@ -33,12 +36,18 @@ export function createRateLimiter({ burst, refillMs, maxKeys = defaultMaxKeys }:
   // map takes it, and moved on, when that slot ends, if it has been taken again since. A walk over every key
   // at once would stop the thread for milliseconds on a full map; this forgets them a slot at a time, as
   // reports arrive, looking at each key about once per refill.
+  //
+  // The slots hold a key the map has forgotten until its slot comes, so a flood of new keys faster than the
+  // map's bound would grow them: past 2 × maxKeys a key is not scheduled, and only the bound forgets it.
   const slots = new Map<number, string[]>();
   const slotOf = (time: number) => Math.ceil(time / refillMs);
   /** The first slot not yet looked at. */
   let nextSlot = -Infinity;
+  let scheduled = 0;
 
   const enter = (key: string, slot: number) => {
+    if (scheduled >= 2 * maxKeys) return;
+    scheduled += 1;
     // Never behind the walk, even if the clock went back: a key in a slot already passed would stay forever.
     const at = Math.max(slot, nextSlot);
     const keys = slots.get(at);
@@ -56,9 +65,11 @@ export function createRateLimiter({ burst, refillMs, maxKeys = defaultMaxKeys }:
       const keys = slots.get(nextSlot);
       if (!keys) continue;
       slots.delete(nextSlot);
+      scheduled -= keys.length;
       for (const key of keys) {
         const full = fullAt.get(key);
-        // Undefined: forgotten already, by the bound below or as the other entry of a key taken again after it.
+        // Forgotten already: by the bound below, or through its other entry (a key the bound forgot and the
+        // map took again has two until it is forgotten).
         if (full === undefined) continue;
         if (full <= now) fullAt.delete(key);
         else enter(key, slotOf(full));
@@ -106,6 +117,9 @@ export function createRateLimiter({ burst, refillMs, maxKeys = defaultMaxKeys }:
     },
     get size() {
       return fullAt.size;
+    },
+    get scheduled() {
+      return scheduled;
     },
   };
 }

@@ -110,12 +110,16 @@ describe('the bounds of the limiters', () => {
   it.each(limiters)(`holds at most ${defaultMaxKeys.toLocaleString('en')} keys limiting %s, through ${flood.toLocaleString('en')} distinct ones`, (_name, limit) => {
     const limiter = createRateLimiter(limit);
     let largest = 0;
+    let mostScheduled = 0;
     let refused = 0;
     for (let i = 0; i < flood; i += 1) {
       if (limiter.take(`10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`, i * msPerKey) > 0) refused += 1;
       largest = Math.max(largest, limiter.size);
+      mostScheduled = Math.max(mostScheduled, limiter.scheduled);
     }
     expect(largest).toBe(defaultMaxKeys);
+    // The keys waiting for their slot, the forgotten ones among them, are bounded too.
+    expect(mostScheduled).toBeLessThanOrEqual(2 * defaultMaxKeys);
     // Each key is new, so each has its whole burst: forgetting old keys never refuses a new one.
     expect(refused).toBe(0);
   });
