@@ -7,6 +7,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { freePort } from './mainProcess';
 import { cleanUpWhenThisProcessEnds, endProcess, isExecutable } from './serviceProcess';
+import { waitUntil } from './waitUntil';
 
 /**
  * nginx in front of several app instances, for tests and the load test: one config in a temporary
@@ -234,13 +235,14 @@ export async function startNginx(options: StartNginxOptions): Promise<RunningNgi
       writeFileSync(configFile, config);
       child.kill('SIGHUP');
       // The master starts new workers, and the old ones exit once their requests in flight are done.
-      const deadline = Date.now() + timeoutMs;
-      for (;;) {
-        const now = childPids(child.pid!);
-        if (now.length > 0 && !now.some((pid) => before.includes(pid))) return;
-        if (Date.now() > deadline) throw new Error(`nginx's old workers (${before.join(', ')}) were still running ${timeoutMs} ms after the reload`);
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
+      await waitUntil(
+        `nginx's new workers, and its old ones (${before.join(', ')}) gone after the reload`,
+        () => {
+          const now = childPids(child.pid!);
+          return now.length > 0 && !now.some((pid) => before.includes(pid));
+        },
+        { timeoutMs, intervalMs: 20 },
+      );
     },
     stop: async () => {
       const stepMs = Math.min(timeoutMs, 5_000);
