@@ -225,13 +225,14 @@ export async function build(): Promise<AssetManifest> {
   return manifest;
 }
 
-function isFresh(): boolean {
+/** Whether dist/ was built from the sources as they are now (the stamp it holds is theirs). */
+export function buildIsFresh(): boolean {
   return existsSync(stampFile) && readFileSync(stampFile, 'utf8') === sourceStamp();
 }
 
 if (require.main === module) {
   const ifStale = process.argv.includes('--if-stale');
-  if (ifStale && isFresh()) {
+  if (ifStale && buildIsFresh()) {
     process.exit(0);
   }
   const started = performance.now();

@@ -54,6 +54,11 @@ export interface AppOptions {
   linkHealth?: () => Promise<LinkHealthState>;
   /** The split tests of the home page's words; shared/content/experiments.ts's unless given (tests give their own). */
   experiments?: readonly Experiment[];
+  /**
+   * Renders and compresses every page once, at creation: renderAllPages (server/pages.tsx) unless given.
+   * Tests give one that keeps what an app of the same settings rendered before (it costs up to a second).
+   */
+  renderPages?: typeof renderAllPages;
 }
 
 /** The methods every resource here answers. */
@@ -100,7 +105,7 @@ export function createApp(config: Config, options: AppOptions = {}): express.Exp
   // The build refuses these already (build.ts); experiments handed in by a caller are held to the same rules.
   const [problem] = experimentProblems(experiments);
   if (problem) throw new Error(problem);
-  const rendered = renderAllPages(
+  const rendered = (options.renderPages ?? renderAllPages)(
     {
       siteUrl: config.siteUrl,
       affiliateUrl: config.affiliateUrl,

@@ -22,6 +22,8 @@ export interface BackgroundWork {
    * filtered counts written, the send in flight finished, the channels closed.
    */
   finish(): Promise<void>;
+  /** Resolves once no scheduled run is under way (RunningSchedule.settled): for tests that drive the clock by hand. */
+  settled(): Promise<void>;
 }
 
 export interface BackgroundWorkOptions {
@@ -45,7 +47,7 @@ export function startBackgroundWork(config: Config, stores: StatsStores | undefi
   const linkCheck = linkMonitor && { everyMs: linkCheckTickMs, run: () => linkMonitor.tick() };
   if (!stores || !config.statistics) {
     const schedule = startSchedule(instanceSchedule({ linkCheck }), { logger, timers });
-    return { stop: () => schedule.stop(), finish: () => schedule.finish() };
+    return { stop: () => schedule.stop(), finish: () => schedule.finish(), settled: () => schedule.settled() };
   }
   const { retentionDays } = config.statistics;
   // This build recorded as a release once across instances (server/releases/); with the database down, again each round until it is.
@@ -114,5 +116,6 @@ export function startBackgroundWork(config: Config, stores: StatsStores | undefi
       await sendingStopped;
       closeDeliveryChannels(channels);
     },
+    settled: () => schedule.settled(),
   };
 }

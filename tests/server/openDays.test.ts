@@ -1,10 +1,11 @@
 import fc from 'fast-check';
 import pg from 'pg';
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Schema } from '../../server/db/schema';
 import { OpenDayCounter, rebuildMs, settleMs } from '../../server/dayCounts/openDays';
 import { readRawDayCounts } from '../../server/dayCounts/rawDayCounts';
 import { engines, openTestDatabase } from '../support/engines';
+import { waitUntil } from '../support/waitUntil';
 
 const today = '2026-11-24';
 const yesterday = '2026-11-23';
@@ -53,6 +54,18 @@ async function insert(db: Kysely<Schema>, rows: Batch, now: number): Promise<voi
   const clicks = rows.filter((row) => row.table === 'clicks').map((row) => click(row.day, at(row.secondsAgo), row.visitor, `placement-${row.value % 4}`));
   if (views.length > 0) await db.insertInto('views').values(views).execute();
   if (clicks.length > 0) await db.insertInto('clicks').values(clicks).execute();
+}
+
+/**
+ * On PostgreSQL, waits until every transaction running on the server now has ended: rows settle once the
+ * oldest running transaction is past the read's (PostgresMark), on the whole server, and the other test
+ * files run beside this one on the same server. Without the wait, a row read while another file's
+ * transaction ran did not settle at the read this file expected.
+ */
+async function transactionsRunningNowEnded(db: Kysely<Schema>): Promise<void> {
+  const snapshot = async () => (await sql<{ xmin: string; xmax: string }>`select pg_snapshot_xmin(pg_current_snapshot())::text as xmin, pg_snapshot_xmax(pg_current_snapshot())::text as xmax`.execute(db)).rows[0]!;
+  const { xmax } = await snapshot();
+  await waitUntil('the transactions running on the server to end', async () => BigInt((await snapshot()).xmin) >= BigInt(xmax));
 }
 
 describe.each(engines)('the open days counted between reports on %s', (engine) => {
@@ -109,6 +122,7 @@ describe.each(engines)('the open days counted between reports on %s', (engine) =
       await db.insertInto('views').values([view(today, noon - 60_000, 'a'), view(today, noon - 1_000, 'b')]).execute();
       expect(all(await counter.read(db, today, noon))).toEqual([{ views: 2, visitors: 2 }]);
       // Settled (on PostgreSQL at the first read a second later with no transaction running), then deleted:
+      if (engine === 'postgres') await transactionsRunningNowEnded(db);
       await counter.read(db, today, noon + settleMs);
       await db.deleteFrom('views').execute();
       expect(all(await counter.read(db, today, noon + 2 * settleMs))).toEqual([{ views: 2, visitors: 2 }]);

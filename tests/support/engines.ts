@@ -20,7 +20,7 @@ export async function openTestDatabase(engine: Engine): Promise<TestEngineDataba
     const database = await openDatabase({ engine, file: ':memory:' }, { logger: silentLogger });
     return { database, close: () => database.close() };
   }
-  const created = await createTestDatabase();
+  const created = await createTestDatabase({ migrated: true });
   const database = await openDatabase({ engine, url: created.url }, { logger: silentLogger });
   return {
     database,

@@ -1,6 +1,10 @@
-import { stopSharedCluster } from './postgres';
+import { dropTemplateDatabase, stopSharedCluster } from './postgres';
 
-/** Stops the PostgreSQL cluster the global setup started, if it started one. */
+/** Drops the template database and stops the PostgreSQL cluster the global setup started, if it started one. */
 export default async function globalTeardown(): Promise<void> {
-  await stopSharedCluster();
+  try {
+    await dropTemplateDatabase();
+  } finally {
+    await stopSharedCluster();
+  }
 }

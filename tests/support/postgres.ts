@@ -22,6 +22,8 @@ const databasePrefix = 'auctions_guide_test_';
 
 /** The variable naming the server test databases are made on: the user's own, or the global setup's cluster. */
 export const testDatabaseUrlVariable = 'TEST_DATABASE_URL';
+/** The variable naming a database on that server at the current schema, which migrated test databases copy (prepareTemplateDatabase). */
+const templateVariable = 'TEST_DATABASE_TEMPLATE';
 
 export interface PostgresCluster {
   /** postgres://postgres@127.0.0.1:PORT/postgres (superuser, trust authentication). */
@@ -308,15 +310,45 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-/** A new, empty database with a random name on TEST_DATABASE_URL's server, so test files never see each other's rows. */
-export async function createTestDatabase(): Promise<TestDatabase> {
+/**
+ * A new database with a random name on TEST_DATABASE_URL's server, so test files never see each other's
+ * rows: empty, or with `migrated` a copy of the global setup's template at the current schema (when it made
+ * one), so that opening it migrates nothing.
+ */
+export async function createTestDatabase({ migrated = false }: { migrated?: boolean } = {}): Promise<TestDatabase> {
   const server = serverUrl();
   const name = `${databasePrefix}${randomBytes(6).toString('hex')}`;
-  await runStatement(server, `CREATE DATABASE ${name}`);
+  const template = migrated ? process.env[templateVariable] : undefined;
+  await runStatement(server, `CREATE DATABASE ${name}${template ? ` TEMPLATE ${template}` : ''}`);
   const url = new URL(server);
   url.pathname = `/${name}`;
   return {
     url: url.toString(),
     drop: () => runStatement(server, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`),
   };
+}
+
+/**
+ * For jest's global setup, once TEST_DATABASE_URL names a server: a database brought to the current schema
+ * by `migrate` (which must close every connection it opened), for createTestDatabase({ migrated: true }) to
+ * copy. Copying a database is one statement; migrating a new one is every step's statements again, for
+ * each of the hundreds of tests that open one (docs/testing.md).
+ */
+export async function prepareTemplateDatabase(migrate: (url: string) => Promise<void>): Promise<void> {
+  const { url, drop } = await createTestDatabase();
+  try {
+    await migrate(url);
+  } catch (error) {
+    await drop();
+    throw error;
+  }
+  process.env[templateVariable] = new URL(url).pathname.slice(1);
+}
+
+/** For jest's global teardown: drops the template prepareTemplateDatabase made (on a server of the user's own, it would stay). */
+export async function dropTemplateDatabase(): Promise<void> {
+  const template = process.env[templateVariable];
+  if (!template) return;
+  delete process.env[templateVariable];
+  await runStatement(serverUrl(), `DROP DATABASE IF EXISTS ${template} WITH (FORCE)`);
 }

@@ -7,6 +7,7 @@ import { openDatabase } from '../../server/db/openDatabase';
 import { createStatsStores, type StatsStores } from '../../server/statsStores';
 import { createHttpServer } from '../../server/httpServer';
 import { silentLogger } from '../../server/lib/logger';
+import { renderAllPages, type RenderedPages } from '../../server/pages';
 
 export const testAffiliateUrl = 'https://partner.example.net/join?aff=guide&campaign=spring';
 export const testSiteUrl = 'https://auctions.example.org';
@@ -23,11 +24,32 @@ export async function openTestStores(config: Config): Promise<StatsStores | unde
   return createStatsStores(await openDatabase(config.statistics.database, { logger: silentLogger }));
 }
 
+/** What renderPagesOnce rendered in this test process, by everything the pages are rendered from: the latest few. */
+const renderedBefore = new Map<string, RenderedPages>();
+const renderedKept = 8;
+
+/**
+ * renderAllPages, each result kept for the next app of the same settings in this process: the pages are
+ * a pure function of the context, the assets and the experiments, and rendering and compressing all of
+ * them took 0.3 to 0.8 s of CPU for each of the hundreds of apps the tests make (docs/testing.md).
+ */
+export const renderPagesOnce: typeof renderAllPages = (context, assets, experiments = []) => {
+  const key = JSON.stringify([context, assets, experiments]);
+  let rendered = renderedBefore.get(key);
+  if (!rendered) {
+    rendered = renderAllPages(context, assets, experiments);
+    // A server on a port of its own has a SITE_URL of its own, so its pages are never asked for again.
+    if (renderedBefore.size >= renderedKept) renderedBefore.delete(renderedBefore.keys().next().value!);
+    renderedBefore.set(key, rendered);
+  }
+  return rendered;
+};
+
 /** The app on the given stores, or on stores of its own (an in-memory SQLite database unless env names another). */
 export async function createTestApp(env: Record<string, string> = {}, options: AppOptions = {}): Promise<Express> {
   const config = testConfig(env);
   const stores = options.stores ?? (await openTestStores(config));
-  return createApp(config, { logger: silentLogger, ...options, stores });
+  return createApp(config, { logger: silentLogger, renderPages: renderPagesOnce, ...options, stores });
 }
 
 export interface RunningServer {
