@@ -20,6 +20,8 @@ const bodies = {
 export interface FloodOptions {
   /** How many reports: clicks and views in turn, a click first. */
   reports: number;
+  /** The first report's number (0 unless given, and even): a flood that goes on from an earlier one, from addresses of its own. */
+  firstReport?: number;
   /** Keep-alive connections (10 unless given). */
   connections?: number;
   /** The flood stops after this long, whatever it has sent by then. */
@@ -36,8 +38,8 @@ export interface FloodResult {
 }
 
 /** Sends the flood to the server at `url` (http://host:port) and resolves once every report is answered or the time is up. */
-export async function floodReports(url: string, { reports, connections = 10, timeLimitMs, onAnswer }: FloodOptions): Promise<FloodResult> {
-  let sent = 0;
+export async function floodReports(url: string, { reports, firstReport = 0, connections = 10, timeLimitMs, onAnswer }: FloodOptions): Promise<FloodResult> {
+  let sent = firstReport;
   let answered = 0;
   const options: autocannon.Options = {
     url,

@@ -18,10 +18,17 @@ import { startPostgresCluster, type PostgresCluster } from '../support/postgres'
  * Issue 28: the whole site within 256 MB on any day, on either engine. The built server runs in a memory
  * cgroup of 256 MB (memory and swap), as deploy/auctions-guide.service's MemoryMax holds it, takes a day's
  * flood of reports from as many addresses, then reports that day on /admin, and through npm run stats in a
- * 256 MB cgroup of its own.
- * Before the report worker's memory was bounded, the first /admin after such a day filled the cgroup and
- * the kernel killed the whole process. Skipped, saying why, where no memory cgroup can be made (not root,
- * no memory controller).
+ * 256 MB cgroup of its own. Skipped, saying why, where no memory cgroup can be made (not root, no memory
+ * controller).
+ *
+ * The bound is checked per phase rather than by a day big enough to reach 256 MB: the day comes in two
+ * halves, each followed by /admin, and what the site's processes hold of their own after the second half
+ * and its report may exceed what they held after the first half's by at most `growthAllowance`. Memory
+ * that grows with the day (the report worker before it read a page at a time, which the kernel killed after
+ * 200,000 reports; the limiters before they forgot as they went, 60 MB at that flood) doubles its share from
+ * one half to the next, and the second half adds nothing to memory that is bounded: 0.3 MB on SQLite from
+ * 100,000 reports to 200,000 when the test still sent a whole day of them (docs/benchmarks.md). The full
+ * day stays `npm run bench -- memory`'s, which never gates.
  *
  * On PostgreSQL the database server is a throwaway cluster of this test's own, running outside the cgroup:
  * only the site's Node process is held to 256 MB. The issue's limit is the site's service (MemoryMax), and
@@ -31,16 +38,22 @@ import { startPostgresCluster, type PostgresCluster } from '../support/postgres'
 
 const limitBytes = 256 * 1024 * 1024;
 /**
- * The day's reports, clicks and views in turn, each from an address of its own: the issue's 300,000 with
- * MEMORY_LIMIT_REPORTS=300000 (for both engines). Unset, 200,000 on SQLite, the smallest day the old
- * worker did not survive, and 100,000 on PostgreSQL, which keeps the file within 6 minutes on 2 shared
- * cores (each engine took about 1,000 reports a second there). The worker's bound is the same code on
- * both engines; what PostgreSQL's case adds is its own reading (pages through pg, openDays.ts's reads
- * that settle only on the next one), whose memory does not grow with the day either.
+ * The day's reports, clicks and views in turn, each from an address of its own, in two halves: 100,000 on
+ * either engine unless MEMORY_LIMIT_REPORTS says (300,000 for the issue's day). Each half lasts longer than
+ * the limiters keep a key (two refills of the slowest, 12 s, at about 2,500 reports a second here), so the
+ * first half reaches the steady state the second must keep.
  */
-const reportsOf = (engine: Engine) => Number(process.env.MEMORY_LIMIT_REPORTS ?? (engine === 'sqlite' ? 200_000 : 100_000));
-/** The flood's time: long enough for the issue's 300,000 at 1,400 a second, the pace on 2 cores busy with other tests too. */
-const floodMsOf = (reports: number) => Math.max(240_000, reports * 1.25);
+const reports = Number(process.env.MEMORY_LIMIT_REPORTS ?? 100_000);
+/** The flood's time, each half: long enough at 400 reports a second, a sixth of this machine's pace, for a busy CI machine. */
+const halfFloodMs = Math.max(120_000, (reports / 2) * 2.5);
+/**
+ * What the processes may hold of their own after the second half and its /admin beyond what they held after
+ * the first half and its /admin. Measured here: 13 MB on SQLite (its caches still filling), nothing on
+ * PostgreSQL. Memory that grows by more than this a half (640 bytes a report), as the report worker did when
+ * it held a day's rows, fails; a slower leak, such as the limiters' old 300 bytes a report, is for the whole
+ * day (MEMORY_LIMIT_REPORTS=300000, and `npm run bench -- memory`).
+ */
+const growthAllowance = 32 * 1024 * 1024;
 const adminToken = 'memory-limit-admin-token-0123456789';
 const megabytes = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 
@@ -105,8 +118,8 @@ async function openStore(engine: Engine): Promise<Store> {
 }
 
 describeInCgroup(['sqlite', 'postgres'] as const)('the whole site in a 256 MB memory cgroup, on %s', (engine) => {
-  const reports = reportsOf(engine);
-  const floodMs = floodMsOf(reports);
+  /** The processes' own memory after the first half and its /admin. */
+  let afterFirstHalf = 0;
   let cgroup: MemoryCgroup | undefined;
   let store: Store | undefined;
   let server: Started | undefined;
@@ -126,7 +139,8 @@ describeInCgroup(['sqlite', 'postgres'] as const)('the whole site in a 256 MB me
       throw new Error(`/admin got no answer (${(error as Error).message}); the server is ${fate()}`);
     }
   };
-  const standing = (when: string) => {
+  /** Prints where memory stands and returns the processes' own (anonymous) bytes. */
+  const standing = (when: string): number => {
     const { anonBytes, fileBytes } = cgroup!.charged();
     const own = resident(server!.child.pid!);
     console.log(
@@ -134,6 +148,30 @@ describeInCgroup(['sqlite', 'postgres'] as const)('the whole site in a 256 MB me
         `(${megabytes(anonBytes)} the processes' own, ${megabytes(fileBytes)} file cache), peak ${megabytes(cgroup!.peakBytes())} of ${megabytes(limitBytes)}; ` +
         `killed for memory: ${cgroup!.oomKills()}`,
     );
+    return anonBytes;
+  };
+  /** Sends one half of the day; every report must be acknowledged. */
+  const floodHalf = async (half: 'first' | 'second') => {
+    const started = Date.now();
+    const flood = await floodReports(url, {
+      reports: reports / 2,
+      firstReport: half === 'first' ? 0 : reports / 2,
+      timeLimitMs: halfFloodMs,
+    });
+    console.log(`${engine}, ${half} half: ${flood.acknowledged} acknowledged, ${flood.refused} refused, ${flood.failed} failed, in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    expect(flood).toMatchObject({ acknowledged: reports / 2, refused: 0, failed: 0 });
+    expect(fate()).toBe('running');
+  };
+  /** /admin for the day so far: every view and click there (the visitors behind them are estimates past 128, docs/funnel.md). */
+  const adminHasTheDay = async (sent: number) => {
+    const answer = await admin();
+    expect(answer.status).toBe(200);
+    const day = new Date().toISOString().slice(0, 10);
+    const [views, clicks] = cells(rowHeaded(tableCaptioned(parseHtml(answer.html), 'Views, clicks and conversions per day'), day)).map((cell) => cell.split(' / ').map((figure) => Number(figure.replaceAll(',', ''))));
+    expect([views![0], clicks![0]]).toEqual([sent / 2, sent / 2]);
+    for (const visitors of [views![1]!, clicks![1]!]) expect(Math.abs(visitors - sent / 2)).toBeLessThan(0.02 * (sent / 2));
+    expect(fate()).toBe('running');
+    return answer;
   };
 
   beforeAll(async () => {
@@ -168,36 +206,29 @@ describeInCgroup(['sqlite', 'postgres'] as const)('the whole site in a 256 MB me
     }
   }, 60_000);
 
-  it(`takes ${reports.toLocaleString('en')} reports from as many addresses, every one acknowledged`, async () => {
-    const started = Date.now();
-    const flood = await floodReports(url, {
-      reports,
-      timeLimitMs: floodMs,
-      onAnswer: (answered) => {
-        if (answered % 100_000 === 0) standing(`after ${answered.toLocaleString('en')} reports`);
-      },
-    });
-    console.log(`${engine}, flood: ${flood.acknowledged} acknowledged, ${flood.refused} refused, ${flood.failed} failed, in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-    standing('after the flood');
-    expect(flood).toMatchObject({ acknowledged: reports, refused: 0, failed: 0 });
-    expect(fate()).toBe('running');
-  }, floodMs + 30_000);
-
-  it("answers /admin with the day's figures, twice, and stays alive", async () => {
-    const first = await admin();
-    standing(`after the first /admin (${first.status} in ${first.ms.toFixed(0)} ms)`);
-    expect(first.status).toBe(200);
-    const second = await admin();
-    standing(`after the second /admin (${second.status} in ${second.ms.toFixed(0)} ms)`);
-    expect(second.status).toBe(200);
-    // Every view and click is there; the visitors behind them are estimates past 128 (docs/funnel.md).
-    const day = new Date().toISOString().slice(0, 10);
-    const [views, clicks] = cells(rowHeaded(tableCaptioned(parseHtml(first.html), 'Views, clicks and conversions per day'), day)).map((cell) => cell.split(' / ').map((figure) => Number(figure.replaceAll(',', ''))));
-    expect([views![0], clicks![0]]).toEqual([reports / 2, reports / 2]);
-    for (const visitors of [views![1]!, clicks![1]!]) expect(Math.abs(visitors - reports / 2)).toBeLessThan(0.02 * (reports / 2));
-    expect(fate()).toBe('running');
+  it(`takes the first ${(reports / 2).toLocaleString('en')} reports from as many addresses, every one acknowledged, and reports them on /admin`, async () => {
+    await floodHalf('first');
+    standing('after the first half');
+    const answer = await adminHasTheDay(reports / 2);
+    afterFirstHalf = standing(`after its /admin (${answer.status} in ${answer.ms.toFixed(0)} ms)`);
     expect(cgroup!.oomKills()).toBe(0);
-  }, 120_000);
+  }, halfFloodMs + 60_000);
+
+  it(`takes the second ${(reports / 2).toLocaleString('en')} and answers /admin for the whole day twice, holding no more than after the first half`, async () => {
+    expect(afterFirstHalf).toBeGreaterThan(0);
+    await floodHalf('second');
+    const afterFlood = standing('after the second half');
+    const first = await adminHasTheDay(reports);
+    standing(`after the first /admin of the day (${first.status} in ${first.ms.toFixed(0)} ms)`);
+    const second = await adminHasTheDay(reports);
+    const afterAdmin = standing(`after the second /admin of the day (${second.status} in ${second.ms.toFixed(0)} ms)`);
+    expect(cgroup!.oomKills()).toBe(0);
+    // Bounded: the whole day held what half of it held, within the allowance.
+    const bound = afterFirstHalf + growthAllowance;
+    console.log(`${engine}: the processes' own memory after the first half ${megabytes(afterFirstHalf)}, after the second ${megabytes(afterFlood)} and its /admin ${megabytes(afterAdmin)}; at most ${megabytes(bound)} allowed`);
+    expect(afterFlood).toBeLessThanOrEqual(bound);
+    expect(afterAdmin).toBeLessThanOrEqual(bound);
+  }, halfFloodMs + 120_000);
 
   it('reports the day through npm run stats, in a 256 MB cgroup of its own, the server still running', async () => {
     // As an operator runs it, from a shell outside the service's MemoryMax (deploy/auctions-guide.service).
