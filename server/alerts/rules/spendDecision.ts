@@ -18,7 +18,7 @@ import type { SaleHistory } from '../../costs/saleHistory';
 export const leastSpend = 50;
 
 /** The false-discovery rate the losing-money calls are held to across the subjects of one look. */
-export const falseDiscoveryRate = 0.05;
+export const falseDiscoveryRate = 0.2;
 
 /** What the rules read about one source or campaign over the window, in the report's main currency. */
 export interface SpendFacts {
