@@ -134,8 +134,9 @@ export function runFleet(settings: FleetSettings): FleetRun {
     looks += 1;
     for (; next < sales.length && sales[next]!.at <= at; next += 1) {
       const sale = sales[next]!;
-      campaigns[sale.campaign]!.revenueMicros[sale.day] += sale.micros;
-      campaigns[sale.campaign]!.sales[sale.day] += 1;
+      const row = campaigns[sale.campaign]!;
+      row.revenueMicros[sale.day] = row.revenueMicros[sale.day]! + sale.micros;
+      row.sales[sale.day] = row.sales[sale.day]! + 1;
       dirty.add(sale.campaign);
     }
     const day = Math.floor((at - start) / dayMs);
