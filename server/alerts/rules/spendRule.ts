@@ -97,19 +97,30 @@ export async function readSpendFacts(db: Kysely<Schema>, now: number): Promise<{
   return { window, currency, history, facts };
 }
 
-/** One look's reading and decisions, shared by the spend and untracked rules of the same look (same database and moment). */
-const looks = new WeakMap<Kysely<Schema>, { now: number; look: Promise<SpendLook> }>();
+/** One look's reading and decisions, read afresh by the spend rule and decided for both it and the untracked rule. */
+export async function readSpendLook(db: Kysely<Schema>, now: number): Promise<SpendLook> {
+  const { window, currency, history, facts } = await readSpendFacts(db, now);
+  const judgements = facts.map((row) => judgeSpend(row, history));
+  return { window, currency, history, facts, judgements, decisions: decideSpend(judgements) };
+}
 
-export function readSpendLook(db: Kysely<Schema>, now: number): Promise<SpendLook> {
-  const known = looks.get(db);
-  if (known?.now === now) return known.look;
-  const look = readSpendFacts(db, now).then(({ window, currency, history, facts }) => {
-    const judgements = facts.map((row) => judgeSpend(row, history));
-    return { window, currency, history, facts, judgements, decisions: decideSpend(judgements) };
-  });
-  looks.set(db, { now, look });
-  look.catch(() => looks.delete(db));
+/**
+ * The spend rule's look, handed to the untracked rule that runs right after it in the same run of the
+ * watch (allRules.ts lists them in that order), so the report is read once per look. Taken once: any other
+ * caller, or a second run at the same moment, reads afresh.
+ */
+const handedOver = new WeakMap<Kysely<Schema>, { now: number; look: SpendLook }>();
+
+async function spendLookFor(db: Kysely<Schema>, now: number): Promise<SpendLook> {
+  const look = await readSpendLook(db, now);
+  handedOver.set(db, { now, look });
   return look;
+}
+
+export async function takeSpendLook(db: Kysely<Schema>, now: number): Promise<SpendLook> {
+  const handed = handedOver.get(db);
+  handedOver.delete(db);
+  return handed?.now === now ? handed.look : readSpendLook(db, now);
 }
 
 /**
@@ -149,7 +160,7 @@ const percent = (share: number) => `${Math.round(share * 100)}%`;
 export const spendRule = {
   name: 'spend',
   title: (subject: string) => `losing money on ${subject}`,
-  read: async ({ db }, now) => verdictsOf(db, await readSpendLook(db, now), 'spend', { alert: spendAlertText, recovery: spendRecoveryText }),
+  read: async ({ db }, now) => verdictsOf(db, await spendLookFor(db, now), 'spend', { alert: spendAlertText, recovery: spendRecoveryText }),
   alertText: (facts: SpendFacts, judgement: SpendJudgement) => spendAlertText(facts, judgement),
   recoveryText: (facts: SpendFacts | undefined, look: SpendLook, subject: string) => spendRecoveryText(facts, look, subject),
 } satisfies AlertRuleDefinition<'spend'>;

@@ -1,7 +1,7 @@
 import { amountText, counted } from '../../dayCounts/reportNumbers';
 import type { AlertRuleDefinition } from './alertRuleDefinition';
 import type { SpendFacts, SpendJudgement } from './spendDecision';
-import { leastSpend, readSpendLook, spendWindowDays, verdictsOf, type SpendLook } from './spendRule';
+import { leastSpend, spendWindowDays, takeSpendLook, verdictsOf, type SpendLook } from './spendRule';
 
 /**
  * Spend not matched to any visits (issue 41): a source or campaign with at least leastSpend of cost in the
@@ -13,7 +13,7 @@ import { leastSpend, readSpendLook, spendWindowDays, verdictsOf, type SpendLook 
 export const untrackedRule = {
   name: 'untracked',
   title: (subject: string) => `spend not matched to visits on ${subject}`,
-  read: async ({ db }, now) => verdictsOf(db, await readSpendLook(db, now), 'untracked', { alert: untrackedAlertText, recovery: untrackedRecoveryText }),
+  read: async ({ db }, now) => verdictsOf(db, await takeSpendLook(db, now), 'untracked', { alert: untrackedAlertText, recovery: untrackedRecoveryText }),
   alertText: (facts: SpendFacts, judgement: SpendJudgement) => untrackedAlertText(facts, judgement),
   recoveryText: (facts: SpendFacts | undefined, look: SpendLook, subject: string) => untrackedRecoveryText(facts, look, subject),
 } satisfies AlertRuleDefinition<'untracked'>;
