@@ -125,21 +125,21 @@ describe.each(engines)('alert rules on %s', (engine) => {
       }
     };
 
-    it('opens when none came in the last 60 minutes and the same hour of the 14 days before averaged 5', async () => {
-      await layOutHours(Array(14).fill(5));
+    it('opens when none came in the last 60 minutes and the same hour of the 14 days before averaged 12, past the line of 11.75', async () => {
+      await layOutHours(Array(14).fill(12));
       // Outside the hour, before and after: not counted.
       await add(50, now - 3 * hour, now - 61 * minute);
       expect(await runRules({ db: db() }, store, now)).toEqual({ opened: [{ rule, subject: '' }], closed: [], failed: [] });
       const [incident] = await incidents(db());
-      expect(incident!.summary).toContain(`the same 60 minutes of the 14 days before had 5.0 on average (some on 14 of them): the chance of none is 0.67%`);
+      expect(incident!.summary).toContain(`the same 60 minutes of the 14 days before had 12.0 on average (some on 14 of them): the chance of none is 0.00061%`);
 
       await add(1, now + 2 * minute, now + 3 * minute);
       expect(await runRules({ db: db() }, store, now + 5 * minute)).toEqual({ opened: [], closed: [{ rule, subject: '' }], failed: [] });
       expect((await outbox(db())).map((row) => row.event)).toEqual(['opened', 'opened', 'recovered', 'recovered']);
     });
 
-    it('stays quiet when the hour averaged 4.5 (a chance of none of 1.1%)', async () => {
-      await layOutHours([...Array(7).fill(5), ...Array(7).fill(4)]);
+    it('stays quiet when the hour averaged 11.5, under the line its budget sets (though a chance of none of 0.001%)', async () => {
+      await layOutHours([...Array(7).fill(12), ...Array(7).fill(11)]);
       expect(await runRules({ db: db() }, store, now)).toEqual({ opened: [], closed: [], failed: [] });
     });
 
@@ -155,10 +155,10 @@ describe.each(engines)('alert rules on %s', (engine) => {
     });
 
     it('counts a busy day only to the cap that already decides', async () => {
-      expect(dayCountCap).toBe(65);
-      await layOutHours(Array(14).fill(100));
+      expect(dayCountCap).toBe(165);
+      await layOutHours(Array(14).fill(200));
       await runRules({ db: db() }, store, now);
-      expect((await incidents(db()))[0]!.summary).toContain('had at least 65.0 on average');
+      expect((await incidents(db()))[0]!.summary).toContain('had at least 165.0 on average');
     });
   });
 
@@ -198,7 +198,7 @@ describe.each(engines)('alert rules on %s', (engine) => {
   describe('with alerts off', () => {
     it('records the incident for /admin and enqueues nothing', async () => {
       const quiet = createIncidentStore(db(), { channels: [], siteUrl });
-      for (let days = 1; days <= 14; days += 1) await addViewsBetween(db(), 10, now - days * day - 30 * minute, now - days * day);
+      for (let days = 1; days <= 14; days += 1) await addViewsBetween(db(), 20, now - days * day - 30 * minute, now - days * day);
       expect(await runRules({ db: db() }, quiet, now)).toMatchObject({ opened: [{ rule: 'views', subject: '' }] });
       expect(await outbox(db())).toEqual([]);
     });
