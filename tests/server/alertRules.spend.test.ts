@@ -3,6 +3,7 @@ import type { Schema } from '../../server/db/schema';
 import { createIncidentStore, type IncidentStore } from '../../server/alerts/incidents';
 import { runRules } from '../../server/alerts/watch';
 import { readSpendFacts } from '../../server/alerts/rules/spendRule';
+import { readFunnelReport } from '../../server/funnelReport/funnelReport';
 import { replaceCosts } from '../../server/costs/costStore';
 import type { CostRow } from '../../server/costs/costRow';
 import { readRawDayCounts } from '../../server/dayCounts/rawDayCounts';
@@ -105,7 +106,10 @@ describe.each(engines)('the spend rule on %s', (engine) => {
     const [incident] = await incidents(db());
     expect(incident).toMatchObject({ rule: 'spend', subject: 'google', opened_at: now, closed_at: null });
     expect(incident!.summary).toMatch(/^google cost 1,680\.00 USD in the 56 days 2026-09-26 to 2026-11-20 \(UTC\) and brought 2,000 visitors and 3 conversions worth 120\.00 USD \([0-9]+% of its sales are in/);
-    expect(incident!.summary).toContain('/admin\'s verdict for these days reads "losing money"');
+    expect(incident!.summary).toContain('/admin\'s verdict for these days (/admin?from=2026-09-26&to=2026-11-20) reads "losing money"');
+    // What /admin?from=2026-09-26&to=2026-11-20 shows for google: the same report, the same verdict.
+    const page = await readFunnelReport(db(), { from: '2026-09-26', to: '2026-11-20' }, { now: new Date(now) });
+    expect(page.costs.sources.find((row) => row.source === 'google')).toMatchObject({ verdict: 'losing', cost: 1680, revenue: 120 });
     const opened = await outbox(db());
     expect(opened.map((row) => [row.event, row.channel])).toEqual([
       ['opened', 'webhook'],

@@ -103,7 +103,7 @@ describe('the spend rule', () => {
     expect(spendRule.title(campaignSubject('google', 'spring-auctions'))).toBe('losing money on google / spring-auctions');
     expect(spendRule.alertText(losing, judgement)).toBe(
       'google cost 6,400.00 USD in the 56 days 2026-09-26 to 2026-11-20 (UTC) and brought 5,600 visitors and 80 conversions worth 3,200.00 USD ' +
-        '(95% of its sales are in by the site\'s delays; completed, a return of -47%). /admin\'s verdict for these days reads "losing money", ' +
+        '(95% of its sales are in by the site\'s delays; completed, a return of -47%). /admin\'s verdict for these days (/admin?from=2026-09-26&to=2026-11-20) reads "losing money", ' +
         'and it stands among every source and campaign watched (held to a false-discovery rate of 20%). Lower its bids or pause it on the ad platform.',
     );
     const look = { window: { from: '2026-09-26', to: '2026-11-20' }, currency: 'USD' } as SpendLook;

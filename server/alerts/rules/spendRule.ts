@@ -171,7 +171,7 @@ function spendAlertText(facts: SpendFacts, judgement: SpendJudgement): string {
     const completed = judgement.kind === 'judged' ? ` (${percent(arrived)} of its sales are in by the site's delays; completed, a return of ${percent(judgement.completedReturn)})` : '';
     return (
       `${subject} cost ${amountText(cost, currency)} in the ${spendWindowDays} days ${from} to ${to} (UTC) and brought ${counted(visitors, 'visitor')} ` +
-      `and ${counted(conversions, 'conversion')} worth ${amountText(revenue, currency)}${completed}. /admin's verdict for these days reads "${verdictText(facts)}", ` +
+      `and ${counted(conversions, 'conversion')} worth ${amountText(revenue, currency)}${completed}. /admin's verdict for these days (/admin?from=${from}&to=${to}) reads "${verdictText(facts)}", ` +
       `and it stands among every source and campaign watched (held to ${spendFalseAlarmsText}). ` +
       `Lower its bids or pause it on the ad platform.`
     );
