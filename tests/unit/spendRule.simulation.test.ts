@@ -73,6 +73,9 @@ describe('the spend rule, simulated at its real cadence over fleets of 200 campa
     });
     expectPageAgrees(run);
     expect(losingMoney(run, [0])).toEqual([]);
+    // Flapping: an alert that closed and opened again about the same campaign.
+    const alerts = losingMoney(run, [1, 2]);
+    expect(alerts.length - new Set(alerts.map((opening) => opening.campaign)).size).toBe(measured.reopened);
     const firstAlert = new Map<number, number>();
     for (const opening of losingMoney(run, [1, 2])) if (!firstAlert.has(opening.campaign)) firstAlert.set(opening.campaign, opening.ageDays);
     const shareWithin = (kind: number, days: number) => {
@@ -90,5 +93,6 @@ describe('the spend rule, simulated at its real cadence over fleets of 200 campa
 const measured = {
   breakEvenFalseAlarms: 0,
   earningFalseAlarms: 0,
+  reopened: 0,
   power: { within7at200: 0, within28at200: 0.04, within56at200: 0.6, within84at200: 0.92, within28at25: 0, within84at25: 0 },
 };
