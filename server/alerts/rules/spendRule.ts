@@ -21,9 +21,9 @@ export { leastSpend, type SpendFacts } from './spendDecision';
  * The window the rule judges: the 56 closed UTC days ending yesterday. Closed days only, so that a look
  * every 5 minutes reads the same days all day (only late sales move them, and only towards profit), and a
  * fixed daily cost counts whole days that are over. 56 days (eight of each weekday) because a loss of 30%
- * at a 2% conversion rate with payouts that vary takes over 10,000 visitors to tell from bad luck across
- * 200 campaigns: with 28 days, 1 in 25 such campaigns at 200 visitors a day was alerted within 12 weeks,
- * with 56, 23 in 25 (docs/costs-verdict.md).
+ * at a 2% conversion rate with payouts that vary takes about 10,000 visitors to tell from bad luck even
+ * for one campaign looked at once: with 28 days, 1 to 5 in 25 such campaigns at 200 visitors a day were
+ * alerted within 12 weeks among 200, with 56, 23 in 25 (docs/costs-verdict.md).
  */
 export const spendWindowDays = 56;
 
