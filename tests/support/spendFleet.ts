@@ -12,8 +12,9 @@ import { addDays, dayMs } from '../../server/lib/utcDay';
  * watchPeriodMs, with the window the rule reads (spendRule.ts: the closed days ending yesterday, the share
  * of sales arrived by arrivedOf). What the database would hold is kept in arrays instead: each day's
  * visitors and cost, and the sales credited to their click's day as they arrive. A campaign's judgement is
- * computed again whenever its figures change (a sale arrived, a new day); judgeSpend is pure, so reusing it
- * between changes gives what calling it at every look would.
+ * computed again whenever its facts change: a sale arrived, or a new day (the window moves, and the share
+ * arrived is aged at the start of the day). judgeSpend is pure, so reusing it between changes gives exactly
+ * what calling it at every look would; decideSpend runs at every look.
  */
 
 export interface CampaignKind {
@@ -146,7 +147,7 @@ export function runFleet(settings: FleetSettings): FleetRun {
       sitePayout = windowPayout(campaigns, day) ?? sitePayout;
     }
     for (const index of dirty) {
-      facts[index] = factsOf(campaigns[index]!, index, day, at, history, sitePayout);
+      facts[index] = factsOf(campaigns[index]!, index, day, history, sitePayout);
       judgements[index] = judgeSpend(facts[index]!, history);
     }
     dirty.clear();
@@ -186,8 +187,8 @@ function windowPayout(campaigns: readonly CampaignDays[], day: number): number |
   return sales > 0 && revenue > 0 ? revenue / sales : undefined;
 }
 
-/** The facts the rule reads about one campaign at `at`, /admin's verdict computed as the report does (sourceCosts.ts). */
-function factsOf(row: CampaignDays, index: number, day: number, at: number, history: SaleHistory, sitePayout: number): SpendFacts {
+/** The facts the rule reads about one campaign on day `day`, /admin's verdict computed as the report does (sourceCosts.ts). */
+function factsOf(row: CampaignDays, index: number, day: number, history: SaleHistory, sitePayout: number): SpendFacts {
   let visitors = 0;
   let costMicros = 0;
   let revenueMicros = 0;
@@ -201,7 +202,7 @@ function factsOf(row: CampaignDays, index: number, day: number, at: number, hist
     if (row.visitors[d]! > 0) visits.push({ day: dayNames[d]!, visitors: row.visitors[d]! });
   }
   const verdict = costMicros > 0 ? costVerdict({ visitors, conversions: sales, revenueMicros, costMicros, payoutMicros: sitePayout }) : undefined;
-  const arrived = arrivedOf(visits, history, at);
+  const arrived = arrivedOf(visits, history, dayNames[day]!);
   return {
     subject: String(index),
     currency: 'USD',

@@ -112,13 +112,13 @@ describe('the spend rule', () => {
   });
 
   it('weighs the sales arrived by each day’s visitors: a campaign launched yesterday is judged on a young day', () => {
-    const now = Date.parse('2026-11-21T12:00:00Z');
+    // Aged at the start of today: yesterday's visitors half a day ago.
     const slow = { delaysDays: [] };
-    expect(arrivedOf([], slow, now)).toBe(0);
-    const young = arrivedOf([{ day: '2026-11-20', visitors: 200 }], slow, now);
-    expect(young).toBeCloseTo(1 - Math.exp(-1 / 7), 10);
-    const mixed = arrivedOf([{ day: '2026-11-20', visitors: 200 }, { day: '2026-10-21', visitors: 600 }], slow, now);
-    expect(mixed).toBeCloseTo((200 * young + 600 * (1 - Math.exp(-31 / 7))) / 800, 10);
+    expect(arrivedOf([], slow, '2026-11-21')).toBe(0);
+    const young = arrivedOf([{ day: '2026-11-20', visitors: 200 }], slow, '2026-11-21');
+    expect(young).toBeCloseTo(1 - Math.exp(-0.5 / 7), 10);
+    const mixed = arrivedOf([{ day: '2026-11-20', visitors: 200 }, { day: '2026-10-21', visitors: 600 }], slow, '2026-11-21');
+    expect(mixed).toBeCloseTo((200 * young + 600 * (1 - Math.exp(-30.5 / 7))) / 800, 10);
   });
 
   it('cuts as Benjamini and Hochberg do', () => {

@@ -9,7 +9,7 @@ import { reportRange, type ReportRange } from '../../dayCounts/reportRange';
 import { verdictText } from '../../funnelReport/formatCosts';
 import { readFunnelReport } from '../../funnelReport/funnelReport';
 import type { SourceCosts } from '../../funnelReport/sourceCosts';
-import { dayMs, dayStart } from '../../lib/utcDay';
+import { addDays, dayMs, dayStart } from '../../lib/utcDay';
 import type { AlertRuleDefinition } from './alertRuleDefinition';
 import { decideSpend, judgeSpend, leastSpend, type SpendDecision, type SpendFacts, type SpendJudgement } from './spendDecision';
 import { saleHistoryOf } from './spendHistory';
@@ -49,11 +49,14 @@ function factsOf(subject: string, row: SourceCosts, currency: string, { from, to
 }
 
 /**
- * The share of a subject's sales that has arrived: each day's share by its age at `now` (from the middle of
- * the day, its visitors' moment as near as a day tells) and the site's delays, weighted by the day's
- * visitors, so a campaign launched two days ago is judged on young days, not on the window's average.
+ * The share of a subject's sales that has arrived: each day's share by its age at the start of `today`
+ * (from the middle of the day, its visitors' moment as near as a day tells) and the site's delays, weighted
+ * by the day's visitors, so a campaign launched two days ago is judged on young days, not on the window's
+ * average. Aged at the start of today, not at the look, so that only new sales change a judgement within a
+ * day; the hours since midnight are sales the figure leaves uncounted, on the side of silence.
  */
-export function arrivedOf(days: readonly { day: string; visitors: number }[], history: Pick<SaleHistory, 'delaysDays'>, now: number): number {
+export function arrivedOf(days: readonly { day: string; visitors: number }[], history: Pick<SaleHistory, 'delaysDays'>, today: string): number {
+  const now = dayStart(today);
   let visitors = 0;
   let arrived = 0;
   for (const { day, visitors: count } of days) {
@@ -74,6 +77,7 @@ export async function readSpendFacts(db: Kysely<Schema>, now: number): Promise<{
   // Only the costs matter here: no experiment, and the sources of one day rather than of every day.
   const [report, dayCounts] = await Promise.all([readFunnelReport(db, window, { experiments: [], daySourceDays: 1, now: new Date(now) }), readDayCounts(db, window.from, window.to)]);
   const { currency, sources, campaigns } = report.costs;
+  const today = addDays(window.to, 1);
   const [history, [sourceDays = [], campaignDays = []]] = await Promise.all([saleHistoryOf(db, currency, now), readPerDayOf(db, ['source', 'campaign'], window, dayCounts)]);
   const daysOf = (rows: readonly { value: string; day: string; visitors: number }[], key: (value: string) => string) => {
     const byKey = new Map<string, { day: string; visitors: number }[]>();
@@ -86,12 +90,12 @@ export async function readSpendFacts(db: Kysely<Schema>, now: number): Promise<{
     return campaignSubject(source, campaign);
   });
   const facts = [
-    ...sources.map((row) => factsOf(row.source, row, currency, window, arrivedOf(sourceVisits.get(row.source) ?? [], history, now))),
+    ...sources.map((row) => factsOf(row.source, row, currency, window, arrivedOf(sourceVisits.get(row.source) ?? [], history, today))),
     ...campaigns
       .filter((row) => row.campaign !== '')
       .map((row) => {
         const subject = campaignSubject(row.source, row.campaign);
-        return factsOf(subject, row, currency, window, arrivedOf(campaignVisits.get(subject) ?? [], history, now));
+        return factsOf(subject, row, currency, window, arrivedOf(campaignVisits.get(subject) ?? [], history, today));
       }),
   ];
   return { window, currency, history, facts };
