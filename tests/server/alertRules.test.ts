@@ -48,22 +48,22 @@ describe.each(engines)('alert rules on %s', (engine) => {
       await addSales(db(), 'hero', [lastSale + 2 * hour], { reversed: true });
     }
 
-    it('stays quiet at 229 clicks since the last sale at 2% (4.58 expected: a chance of none of 1.03%)', async () => {
+    it('stays quiet at 339 clicks since the last sale at 2% (6.78 expected, under the line of 6.80 that 20 sales a month set)', async () => {
       await layOutRate();
-      await addClicksBetween(db(), 'hero', 229, nextDay, now);
-      expect(await readSalesFacts(db(), 'hero')).toEqual({ placement: 'hero', lastSaleAt: lastSale, windowSales: 20, windowClicks: 1000, clicksSince: 229 });
+      await addClicksBetween(db(), 'hero', 339, nextDay, now);
+      expect(await readSalesFacts(db(), 'hero')).toEqual({ placement: 'hero', lastSaleAt: lastSale, windowSales: 20, windowClicks: 1000, clicksSince: 339 });
       expect(await runRules({ db: db() }, store, now)).toEqual({ opened: [], closed: [], failed: [] });
       expect(await incidents(db())).toEqual([]);
     });
 
-    it('opens at 231 (4.62 expected: 0.99%), alerts on every channel once, and closes at the next sale', async () => {
+    it('opens at 340 (6.80 expected: a chance of none of 0.11%), alerts on every channel once, and closes at the next sale', async () => {
       await layOutRate();
-      await addClicksBetween(db(), 'hero', 231, nextDay, now);
+      await addClicksBetween(db(), 'hero', 340, nextDay, now);
       expect(await runRules({ db: db() }, store, now)).toEqual({ opened: [{ rule: 'sales', subject: 'hero' }], closed: [], failed: [] });
       const [incident] = await incidents(db());
       expect(incident).toMatchObject({ rule: 'sales', subject: 'hero', opened_at: now, closed_at: null });
-      expect(incident!.summary).toContain('No sale on hero since 2026-11-20 12:00 UTC, though 231 clicks came since');
-      expect(incident!.summary).toContain('20 of 1,000 clicks converted (2.00%), so 4.6 sales were expected and the chance of none is 0.99%');
+      expect(incident!.summary).toContain('No sale on hero since 2026-11-20 12:00 UTC, though 340 clicks came since');
+      expect(incident!.summary).toContain('20 of 1,000 clicks converted (2.00%), so 6.8 sales were expected and the chance of none is 0.11%');
       const opened = await outbox(db());
       expect(opened.map((row) => [Number(row.incident_id), row.event, row.channel])).toEqual([
         [Number(incident!.id), 'opened', 'webhook'],
@@ -91,19 +91,19 @@ describe.each(engines)('alert rules on %s', (engine) => {
 
     it('reads the same rate once the window’s days are closed into daily totals', async () => {
       await layOutRate();
-      await addClicksBetween(db(), 'hero', 231, nextDay, now);
+      await addClicksBetween(db(), 'hero', 340, nextDay, now);
       await closeFinishedDays(db(), (closing) => readRawDayCounts(db(), closing), new Date(now));
       expect(await db().selectFrom('closed_days').select('day').orderBy('day', 'desc').limit(1).executeTakeFirst()).toEqual({ day: '2026-11-20' });
-      expect(await readSalesFacts(db(), 'hero')).toMatchObject({ windowSales: 20, windowClicks: 1000, clicksSince: 231 });
+      expect(await readSalesFacts(db(), 'hero')).toMatchObject({ windowSales: 20, windowClicks: 1000, clicksSince: 340 });
     });
 
     it('counts the clicks since the last sale no further than the rule needs', async () => {
       await layOutRate();
       await addClicksBetween(db(), 'hero', 400, nextDay, now);
-      expect(clickCap(0.02)).toBe(232);
-      expect(await readSalesFacts(db(), 'hero')).toMatchObject({ clicksSince: 232 });
+      expect(clickCap(0.02, 20)).toBe(341);
+      expect(await readSalesFacts(db(), 'hero')).toMatchObject({ clicksSince: 341 });
       await runRules({ db: db() }, store, now);
-      expect((await incidents(db()))[0]!.summary).toContain('though more than 231 clicks came since');
+      expect((await incidents(db()))[0]!.summary).toContain('though more than 340 clicks came since');
     });
 
     it('says nothing of a placement that never sold, or whose window had no click', async () => {
@@ -125,21 +125,21 @@ describe.each(engines)('alert rules on %s', (engine) => {
       }
     };
 
-    it('opens when none came in the last 60 minutes and the same hour of the 14 days before averaged 5', async () => {
-      await layOutHours(Array(14).fill(5));
+    it('opens when none came in the last 60 minutes and the same hour of the 14 days before averaged 12, past the line of 11.75', async () => {
+      await layOutHours(Array(14).fill(12));
       // Outside the hour, before and after: not counted.
       await add(50, now - 3 * hour, now - 61 * minute);
       expect(await runRules({ db: db() }, store, now)).toEqual({ opened: [{ rule, subject: '' }], closed: [], failed: [] });
       const [incident] = await incidents(db());
-      expect(incident!.summary).toContain(`the same 60 minutes of the 14 days before had 5.0 on average (some on 14 of them): the chance of none is 0.67%`);
+      expect(incident!.summary).toContain(`the same 60 minutes of the 14 days before had 12.0 on average (some on 14 of them): the chance of none is 0.00061%`);
 
       await add(1, now + 2 * minute, now + 3 * minute);
       expect(await runRules({ db: db() }, store, now + 5 * minute)).toEqual({ opened: [], closed: [{ rule, subject: '' }], failed: [] });
       expect((await outbox(db())).map((row) => row.event)).toEqual(['opened', 'opened', 'recovered', 'recovered']);
     });
 
-    it('stays quiet when the hour averaged 4.5 (a chance of none of 1.1%)', async () => {
-      await layOutHours([...Array(7).fill(5), ...Array(7).fill(4)]);
+    it('stays quiet when the hour averaged 11.5, under the line its budget sets (though a chance of none of 0.001%)', async () => {
+      await layOutHours([...Array(7).fill(12), ...Array(7).fill(11)]);
       expect(await runRules({ db: db() }, store, now)).toEqual({ opened: [], closed: [], failed: [] });
     });
 
@@ -155,10 +155,10 @@ describe.each(engines)('alert rules on %s', (engine) => {
     });
 
     it('counts a busy day only to the cap that already decides', async () => {
-      expect(dayCountCap).toBe(65);
-      await layOutHours(Array(14).fill(100));
+      expect(dayCountCap).toBe(165);
+      await layOutHours(Array(14).fill(200));
       await runRules({ db: db() }, store, now);
-      expect((await incidents(db()))[0]!.summary).toContain('had at least 65.0 on average');
+      expect((await incidents(db()))[0]!.summary).toContain('had at least 165.0 on average');
     });
   });
 
@@ -198,7 +198,7 @@ describe.each(engines)('alert rules on %s', (engine) => {
   describe('with alerts off', () => {
     it('records the incident for /admin and enqueues nothing', async () => {
       const quiet = createIncidentStore(db(), { channels: [], siteUrl });
-      for (let days = 1; days <= 14; days += 1) await addViewsBetween(db(), 10, now - days * day - 30 * minute, now - days * day);
+      for (let days = 1; days <= 14; days += 1) await addViewsBetween(db(), 20, now - days * day - 30 * minute, now - days * day);
       expect(await runRules({ db: db() }, quiet, now)).toMatchObject({ opened: [{ rule: 'views', subject: '' }] });
       expect(await outbox(db())).toEqual([]);
     });

@@ -37,10 +37,11 @@ describe('two instances watching one database', () => {
   it('send the sales alert once', async () => {
     const now = Date.now();
     const lastSale = now - 2 * hour;
-    // 20 sales in 1,000 clicks over the 30 days up to the last sale, then 500 clicks and no sale: at least 6.7 sales expected.
+    // 20 sales in 1,000 clicks over the 30 days up to the last sale, then 1,000 clicks and no sale. The window is the sale's whole
+    // days, so it holds those clicks too (20 in 2,000 at most: 1%), and the first 681 of them pass the line of 6.8 sales expected.
     await addClicksBetween(db.db, 'hero', 1000, lastSale - 29 * day, lastSale - hour);
     await addSales(db.db, 'hero', [...momentsBetween(19, lastSale - 29 * day, lastSale - 2 * hour), lastSale]);
-    await addClicksBetween(db.db, 'hero', 500, lastSale + 60_000, now - 60_000);
+    await addClicksBetween(db.db, 'hero', 1000, lastSale + 60_000, now - 60_000);
 
     const env = { DATABASE_URL: database.url, CLICK_STATS: 'on', ALERT_WEBHOOK_URL: webhook.url, SITE_URL: 'https://auctions.example.com', CONTACT_EMAIL: 'privacy@auctions.example.com' };
     const started = await Promise.allSettled([startListeningMain(env), startListeningMain(env)]);

@@ -3,7 +3,7 @@ import { chanceOfNone, expectedThreshold, formatChance, noneIsUnlikely } from '.
 import { noOutage, outageStep, outageSpanMs, type OutageWatch } from '../../server/alerts/rules/databaseRule';
 import { linkVerdict } from '../../server/alerts/rules/linkRule';
 import { clickCap, conversionRate, maxClickCap, salesVerdict } from '../../server/alerts/rules/salesRule';
-import { silenceVerdict } from '../../server/alerts/rules/silenceRule';
+import { dayCountCap, silenceLine, silenceVerdict } from '../../server/alerts/rules/silenceRule';
 import type { LinkCheckResult } from '../../server/linkHealth/checkLink';
 
 /** Any number a database or a bug could hand over: huge, negative, fractional, NaN, infinite. */
@@ -26,13 +26,15 @@ describe('the alert rules', () => {
     );
   });
 
-  it('silence: never throw, and alert only with none in the span and a usual hour past ln 100', () => {
+  it('silence: never throw, and alert only with none in the span and a usual hour past the line', () => {
     fc.assert(
       fc.property(anyNumber, fc.array(anyNumber, { maxLength: 20 }), anyMoment, (recent, earlier, now) => {
         const verdict = silenceVerdict('views', { recent, earlier }, now);
         if (verdict?.wrong) {
           expect(recent > 0).toBe(false);
           expect(earlier.length).toBeGreaterThan(0);
+          const counts = earlier.map((value) => (Number.isFinite(value) && value > 0 ? Math.min(value, dayCountCap) : 0));
+          expect(counts.reduce((sum, value) => sum + value, 0) / counts.length).toBeGreaterThan(silenceLine);
         }
       }),
     );

@@ -36,26 +36,49 @@ export function conversionRate({ windowSales, windowClicks }: Pick<SalesFacts, '
   return clickCap(rate) > maxClickCap ? undefined : rate;
 }
 
+/** The sales rule's false-alarm budget (issue 41): at most one false alert in this many days, across every placement. */
+export const salesBudgetDays = 56;
+/**
+ * How far under that budget the line is set: the rate is itself estimated from a month of sales, and a
+ * rate read too high makes a wait look long sooner; a quarter of the budget leaves room for that.
+ */
+export const salesBudgetShare = 0.25;
+
+/**
+ * The sales expected since the last sale past which the rule alerts. Each sale starts a new wait, and each
+ * wait runs past e^(−expected) by chance alone that often, so a placement's false alerts over the budget's
+ * days are about its sales in them times that chance. The line is ln 100 (a chance of none under 1%), or
+ * higher for a busy placement: where that product, over every placement, stays within salesBudgetShare of
+ * one alert per salesBudgetDays. At 20 sales in the 30 days (2% of 1,000 clicks) it is 6.8 sales expected,
+ * at 60 (2 a day) 7.9.
+ */
+export function expectedToAlert(windowSales: number): number {
+  const salesInBudget = Number.isFinite(windowSales) && windowSales > 0 ? (windowSales / rateWindowDays) * salesBudgetDays : 0;
+  const perSale = salesBudgetShare / affiliatePlacements.length;
+  return salesInBudget > 0 ? Math.max(expectedThreshold, Math.log(salesInBudget / perSale)) : expectedThreshold;
+}
+
 /**
  * How many clicks since the last sale need counting to decide: one past the number at which the sales
- * expected pass ln 100. Counting stops there, so a placement silent for a year costs what a day does.
+ * expected pass the line. Counting stops there, so a placement silent for a year costs what a day does.
  */
-export function clickCap(rate: number): number {
-  return Math.ceil(expectedThreshold / rate) + 1;
+export function clickCap(rate: number, windowSales = 0): number {
+  return Math.ceil(expectedToAlert(windowSales) / rate) + 1;
 }
 
 /**
  * Sales gone silent on a placement: the clicks since its last sale, times the rate at which its clicks
- * converted in the 30 days up to that sale, is the number of sales expected since; when seeing none has a
- * chance under 1% (e^(−expected) < 1%: more than ln 100 ≈ 4.6 expected, about 230 clicks at 2%), it is
- * wrong. Fine once a new sale comes (the clicks since it start again from none). No rate, no verdict.
+ * converted in the 30 days up to that sale, is the number of sales expected since; when it passes the line
+ * (expectedToAlert: more than ln 100 ≈ 4.6, a chance of none under 1%, and more on a placement with many
+ * sales, to keep the budget), it is wrong. Fine once a new sale comes (the clicks since it start again
+ * from none). No rate, no verdict.
  */
 export function salesVerdict(facts: SalesFacts): RuleVerdict<'sales'> | undefined {
   const { placement, lastSaleAt, windowSales, windowClicks, clicksSince } = facts;
   const rate = conversionRate(facts);
   if (lastSaleAt === undefined || rate === undefined || !Number.isFinite(clicksSince) || clicksSince < 0) return undefined;
   const expected = clicksSince * rate;
-  if (!noneIsUnlikely(expected)) {
+  if (!(noneIsUnlikely(expected) && expected > expectedToAlert(windowSales))) {
     return { rule: 'sales', subject: placement, wrong: false, recovery: salesRule.recoveryText(placement, lastSaleAt) };
   }
   return { rule: 'sales', subject: placement, wrong: true, summary: salesRule.alertText({ placement, lastSaleAt, windowSales, windowClicks, clicksSince }, rate, expected) };
@@ -134,7 +157,7 @@ export async function readSalesFacts(db: Kysely<Schema>, placement: string): Pro
         .select(sql<number>`1`.as('one'))
         .where('placement', '=', placement)
         .where('at', '>', lastSaleAt)
-        .limit(clickCap(rate))
+        .limit(clickCap(rate, windowSales))
         .as('since'),
     )
     .select((eb) => eb.fn.countAll<number>().as('n'))
@@ -158,7 +181,7 @@ export const salesRule = {
   title: (placement: string) => `sales gone silent on ${placement}`,
   read: ({ db }) => readSalesVerdicts(db),
   alertText: ({ placement, lastSaleAt, windowSales, windowClicks, clicksSince }: SalesFacts & { lastSaleAt: number }, rate: number, expected: number) => {
-    const clicks = clicksSince >= clickCap(rate) ? `more than ${countText(clicksSince - 1)}` : countText(clicksSince);
+    const clicks = clicksSince >= clickCap(rate, windowSales) ? `more than ${countText(clicksSince - 1)}` : countText(clicksSince);
     return (
       `No sale on ${placement} since ${formatMoment(lastSaleAt)}, though ${clicks} clicks came since. In the ${rateWindowDays} days up to that sale, ` +
       `${countText(windowSales)} of ${countText(windowClicks)} clicks converted (${formatChance(rate)}), so ${expected.toFixed(1)} sales were expected and the chance of none is ${formatChance(chanceOfNone(expected))}. ` +

@@ -14,11 +14,33 @@ export const usualDays = 14;
  * link shared once) from making an hour look busy that is quiet on every other day.
  */
 export const usualDaysWithSome = 10;
+/** The two silence rules' false-alarm budget (issue 41): together, at most one false alert per this many days… */
+export const silenceBudgetDays = 56;
+/** …kept within this share of it, since the usual count is itself an average of 14 days. */
+export const silenceBudgetShare = 0.25;
+
 /**
- * Each earlier day's count stops here: one day at this count already makes the average pass ln 100, so
+ * The count expected in the span past which none alerts. An hour that expects e events holds about e
+ * waits between them, each longer than the span with chance e^(−e), so looking at every span of the budget's
+ * days (56 × 24 of 60 minutes) finds about spans × e × e^(−e) silences by chance alone. The line is the least
+ * e, and at least ln 100, that keeps the two rules' sum within silenceBudgetShare of one: e − ln e ≥
+ * ln(2 × spans ÷ share). For 60-minute spans it is 11.75 (before issue 41 it was ln 100 ≈ 4.6, which a
+ * small site's evening hours crossed about 4 times in 8 weeks: tests/unit/silenceRule.simulation.test.ts).
+ */
+export const silenceLine = lineFor((silenceBudgetDays * dayMs) / silenceSpanMs);
+
+function lineFor(spans: number): number {
+  const target = Math.log((2 * spans) / silenceBudgetShare);
+  let line = expectedThreshold;
+  while (line - Math.log(line) < target) line = Math.round((line + 0.01) * 100) / 100;
+  return line;
+}
+
+/**
+ * Each earlier day's count stops here: one day at this count already makes the average pass the line, so
  * counting further could not change the verdict, and a busy day costs no more than a quiet one.
  */
-export const dayCountCap = Math.floor(usualDays * expectedThreshold) + 1;
+export const dayCountCap = Math.floor(usualDays * silenceLine) + 1;
 
 export type SilenceRule = 'views' | 'clicks';
 
@@ -34,8 +56,9 @@ export interface SilenceFacts {
 
 /**
  * Views (or clicks) gone silent: none in the last 60 minutes, while the same 60 minutes of the 14 days
- * before averaged more than ln 100 ≈ 4.6 (so none has a chance under 1%) and had some on at least 10 of
- * them. Some in the span is fine. Otherwise no verdict: an hour that is usually quiet says nothing.
+ * before averaged more than silenceLine (11.75: none has a chance under 0.001%, and the looks of 8 weeks
+ * stay within the budget) and had some on at least 10 of them. Some in the span is fine. Otherwise no
+ * verdict: an hour that is usually quiet says nothing.
  */
 export function silenceVerdict<Rule extends SilenceRule>(rule: Rule, { recent, earlier }: SilenceFacts, now: number): RuleVerdict<Rule> | undefined {
   const texts = silenceRules[rule];
@@ -44,7 +67,7 @@ export function silenceVerdict<Rule extends SilenceRule>(rule: Rule, { recent, e
   const counts = earlier.map((value) => (Number.isFinite(value) && value > 0 ? Math.min(value, dayCountCap) : 0));
   const expected = counts.reduce((sum, value) => sum + value, 0) / counts.length;
   const daysWithSome = counts.filter((value) => value > 0).length;
-  if (!noneIsUnlikely(expected) || daysWithSome < Math.min(usualDaysWithSome, counts.length)) return undefined;
+  if (!(noneIsUnlikely(expected) && expected > silenceLine) || daysWithSome < Math.min(usualDaysWithSome, counts.length)) return undefined;
   return { rule, subject: '', wrong: true, summary: texts.alertText(now, counts, expected, daysWithSome) };
 }
 
