@@ -4,8 +4,8 @@
  * Runs the chosen test files (jest's path patterns; none: the whole suite) again and again, each time in
  * a jest of its own as `npm test` starts it, and prints a line per run and the tally, so a test that fails
  * one run in twenty shows itself here and not in CI. `--busy` keeps one core busy with a second process
- * the whole time, as CI's machine often is. A failed run's output is kept in .test-repeat/ and its
- * failing tests named; `--keep-going` runs every time even after a failure (otherwise the first one ends
+ * the whole time, as CI's machine often is. A failed run's output is kept in a folder of its own under
+ * .test-repeat/ and its failing tests named; `--keep-going` runs every time even after a failure (otherwise the first one ends
  * the repeat). Exit 0 every run passed, 1 a run failed, 64 bad arguments. How to hunt a flaky test with
  * it: docs/testing.md.
  */
@@ -18,7 +18,8 @@ import { projectRoot } from '../server/lib/paths';
 import { runCommand, type CommandMain } from './runCommand';
 
 const usage = 'Usage: npm run test:repeat -- [PATTERN ...] [--times N] [--busy] [--keep-going]';
-const logDir = path.join(projectRoot, '.test-repeat');
+/** Each repeat's own folder, so that two repeats at once (one keeping the machine busy for the other) keep both their outputs. */
+const logDir = path.join(projectRoot, '.test-repeat', `${new Date().toISOString().replace(/[:.]/g, '-')}-${process.pid}`);
 
 interface JestJson {
   numFailedTests: number;
@@ -86,7 +87,6 @@ const main: CommandMain = async (argv, _env, out, err) => {
     return 64;
   }
 
-  rmSync(logDir, { recursive: true, force: true });
   mkdirSync(logDir, { recursive: true });
   const busy = values.busy ? startBusyCore() : undefined;
   const what = patterns.length > 0 ? patterns.join(' ') : 'the whole suite';
@@ -111,6 +111,7 @@ const main: CommandMain = async (argv, _env, out, err) => {
   } finally {
     busy?.kill('SIGKILL');
   }
+  if (failedRuns === 0) rmSync(logDir, { recursive: true, force: true });
   const sorted = [...seconds].sort((a, b) => a - b);
   const median = sorted[Math.floor(sorted.length / 2)] ?? 0;
   out(`test:repeat: ${seconds.length - failedRuns} passed, ${failedRuns} failed of ${seconds.length} runs (median ${median.toFixed(0)} s a run)\n`);
