@@ -2,6 +2,7 @@ import { clickCap, conversionRate, rateWindowDays, salesVerdict, type SalesFacts
 import { seededRandom } from '../../server/experiments/seededRandom';
 import { watchPeriodMs } from '../../server/alerts/watch';
 import { dayMs } from '../../server/lib/utcDay';
+import { countAtMost } from './countAtMost';
 
 /**
  * A seeded site whose placements get clicks at steady rates, some of which turn into sales that arrive
@@ -33,17 +34,6 @@ export interface SalesSiteRun {
   sales: number[];
 }
 
-/** The index of the first value above `value` in a sorted array (the count of those at or below it). */
-function countAtMost(sorted: Float64Array, value: number): number {
-  let low = 0;
-  let high = sorted.length;
-  while (low < high) {
-    const middle = (low + high) >> 1;
-    if (sorted[middle]! <= value) low = middle + 1;
-    else high = middle;
-  }
-  return low;
-}
 
 const start = Date.parse('2026-01-01T00:00:00Z');
 

@@ -2,6 +2,7 @@ import { dayCountCap, silenceSpanMs, silenceVerdict, usualDays, type SilenceFact
 import { seededRandom } from '../../server/experiments/seededRandom';
 import { watchPeriodMs } from '../../server/alerts/watch';
 import { dayMs } from '../../server/lib/utcDay';
+import { countAtMost } from './countAtMost';
 
 /**
  * A seeded site whose views (or clicks) come as a Poisson process whose rate follows the hours of the day,
@@ -23,16 +24,6 @@ export interface SilenceSiteSettings {
 const start = Date.parse('2026-01-01T00:00:00Z');
 const hourMs = 3_600_000;
 
-function countAtMost(sorted: Float64Array, value: number): number {
-  let low = 0;
-  let high = sorted.length;
-  while (low < high) {
-    const middle = (low + high) >> 1;
-    if (sorted[middle]! <= value) low = middle + 1;
-    else high = middle;
-  }
-  return low;
-}
 
 /** The alerts opened (ms after the start) and the looks made, from day usualDays on. */
 export function runSilenceSite(settings: SilenceSiteSettings): { openings: number[]; looks: number } {
