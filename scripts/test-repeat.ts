@@ -14,6 +14,7 @@ import { once } from 'node:events';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { build, buildIsFresh } from '../build';
 import { projectRoot } from '../server/lib/paths';
 import { runCommand, type CommandMain } from './runCommand';
 
@@ -87,6 +88,11 @@ const main: CommandMain = async (argv, _env, out, err) => {
     return 64;
   }
 
+  // Built once here, so no run's global setup rebuilds dist/ while another repeat's tests read it.
+  if (!buildIsFresh()) {
+    out('test:repeat: building dist/ first\n');
+    await build();
+  }
   mkdirSync(logDir, { recursive: true });
   const busy = values.busy ? startBusyCore() : undefined;
   const what = patterns.length > 0 ? patterns.join(' ') : 'the whole suite';
