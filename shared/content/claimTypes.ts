@@ -17,8 +17,11 @@ export interface ClaimUse {
   section: string;
 }
 
-/** Where the evidence is: a path on MERCHANT_URL ('/refund-policy') or an absolute https address of its own. */
-type MerchantPage = `/${string}` | `https://${string}`;
+/**
+ * Where the evidence is: a path on MERCHANT_URL ('/refund-policy'), '' for its home page (a lone slash is
+ * the site's own home page, spelled only in shared/routes.ts), or an absolute https address of its own.
+ */
+type MerchantPage = '' | `/${string}` | `https://${string}`;
 
 interface EvidenceBase {
   page: MerchantPage;

@@ -33,7 +33,7 @@ const refundWindow = {
     },
     {
       kind: 'jsonLd',
-      page: '/',
+      page: '',
       field: 'MerchantReturnPolicy.merchantReturnDays',
       compare: '=',
       example:
@@ -53,8 +53,8 @@ const lifetimeAccess = {
   ],
   maxAgeDays: defaultMaxAgeDays,
   evidence: [
-    { kind: 'phrase', page: '/', phrase: 'one-time payment', example: '<li>One-time payment. No monthly fees.</li>' },
-    { kind: 'phrase', page: '/', phrase: 'lifetime access', example: '<li>Lifetime access to the members’ area</li>' },
+    { kind: 'phrase', page: '', phrase: 'one-time payment', example: '<li>One-time payment. No monthly fees.</li>' },
+    { kind: 'phrase', page: '', phrase: 'lifetime access', example: '<li>Lifetime access to the members’ area</li>' },
   ],
 } as const satisfies StatementClaim;
 
@@ -72,7 +72,7 @@ const auctionsListed = {
   evidence: [
     {
       kind: 'number',
-      page: '/',
+      page: '',
       pattern: /over (\d[\d,]*)\+? (?:u\.s\. |us )?(?:government |public )?auctions/,
       compare: '≥',
       example: '<p>Find cars at <b>over 3,000</b> U.S. auctions, updated every week.</p>',
@@ -95,7 +95,7 @@ const autoAuctionsSchool = {
   evidence: [
     {
       kind: 'number',
-      page: '/',
+      page: '',
       pattern: /(\d+)-day auto auctions school/,
       compare: '=',
       example: '<h3>The 5-Day Auto&nbsp;Auctions School</h3><p>One lesson a day.</p>',
@@ -116,7 +116,7 @@ const auctionsFrom = {
   evidence: [
     {
       kind: 'number',
-      page: '/',
+      page: '',
       pattern: /(?:start|starting) (?:at|from) (\$\d[\d,]*)/,
       compare: '=',
       example: '<li>Vehicles at auctions starting from $100</li>',
@@ -141,7 +141,7 @@ const savingsUpTo = {
   evidence: [
     {
       kind: 'number',
-      page: '/',
+      page: '',
       selector: 'header',
       pattern: /save up to (\d+)%/,
       compare: '=',
@@ -163,7 +163,7 @@ const savingsInBenefits = {
   evidence: [
     {
       kind: 'number',
-      page: '/',
+      page: '',
       selector: '#benefits',
       pattern: /save up to (\d+)%/,
       compare: '=',
@@ -183,7 +183,7 @@ const venuesInAllStates = {
   evidence: [
     {
       kind: 'phrase',
-      page: '/',
+      page: '',
       phrase: 'auction venues in all 50 states',
       example: '<li>Verified auction venues in all 50 states, with phone numbers</li>',
     },
