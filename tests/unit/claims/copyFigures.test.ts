@@ -21,7 +21,7 @@ interface Figure {
 const kindOfUnit: Record<ClaimUnit, FigureKind> = { days: 'days', dollars: 'dollars', percent: 'percent', auctions: 'count' };
 
 /** "$1,000", "90%", "60-day", "14 days", "3,000"; a bare number counts only over 100. */
-export function figuresIn(text: string): Figure[] {
+function figuresIn(text: string): Figure[] {
   const token = /(?<![\w.,])(\$\s?)?(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(\s?%|[-\s]days?\b)?/gi;
   return [...text.matchAll(token)].flatMap((match): Figure[] => {
     const value = Number(`${match[2]!.replaceAll(',', '')}${match[3] ?? ''}`);
