@@ -3,6 +3,7 @@ import path from 'node:path';
 import { redactUrl, type DatabaseSettings } from './db/databaseSettings';
 import { isHostName } from './lib/hostName';
 import { isEmailAddress } from './lib/emailAddress';
+import { parseHttpsOrLoopbackUrl } from './lib/httpsOrLoopbackUrl';
 import { ConfigError } from './configError';
 import { given, type Env } from './environment';
 import { parseAlertsConfig } from './alerts/alertsConfig';
@@ -17,6 +18,11 @@ export interface Config {
   host: string;
   /** The one outward registration address every affiliate button points at. */
   affiliateUrl: string;
+  /**
+   * The origin of the merchant's own site, whose pages the claims in shared/content/claims.ts name as
+   * their evidence; AFFILIATE_URL's origin unless set. Read and checked, but nothing fetches it yet.
+   */
+  merchantUrl: string;
   /** Query parameter that tells the affiliate network which placement a visitor came through; off when undefined. */
   affiliateSubIdParam: string | undefined;
   /** Public origin (no trailing slash) used for canonical, Open Graph and sitemap URLs. */
@@ -63,6 +69,7 @@ export function loadConfig(env: Env = process.env): Config {
   const host = parseHost(env.HOST);
   const siteUrl = parseSiteUrl(env.SITE_URL, host, port);
   const affiliateUrl = parseAffiliateUrl(env.AFFILIATE_URL);
+  const merchantUrl = parseMerchantUrl(env.MERCHANT_URL, affiliateUrl);
   const affiliateSubIdParam = parseSubIdParam(env.AFFILIATE_SUBID_PARAM);
   const trustProxy = parseTrustProxy(env.TRUST_PROXY);
   const shutdownTimeoutMs = parseShutdownTimeout(env.SHUTDOWN_TIMEOUT_MS);
@@ -72,6 +79,7 @@ export function loadConfig(env: Env = process.env): Config {
     port,
     host,
     affiliateUrl,
+    merchantUrl,
     affiliateSubIdParam,
     siteUrl,
     trustProxy,
@@ -125,6 +133,23 @@ function parseAffiliateUrl(raw: string | undefined): string {
   return url.href;
 }
 
+/**
+ * An origin only: a claim's evidence names its page as a path on it (or as an address of its own), so a
+ * path here would leave unclear whether "/terms" means the site's root or below the path. Under the same
+ * rule as ALERT_WEBHOOK_URL, since what the merchant's pages say will decide what the operator is told.
+ */
+function parseMerchantUrl(raw: string | undefined, affiliateUrl: string): string {
+  const value = given(raw);
+  if (value === undefined) return new URL(affiliateUrl).origin;
+  // A login has no place in it, and a message never repeats one.
+  const url = parseHttpsOrLoopbackUrl('MERCHANT_URL', value, (shown) => shown.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/?#@]*@/i, '$1…@'));
+  if (url.username || url.password) throw new ConfigError('MERCHANT_URL must not contain a user name or password');
+  if (url.pathname !== '/' || url.search || url.hash) {
+    throw new ConfigError(`MERCHANT_URL must be an origin only, such as https://merchant.example.com (no path or query), got "${value}"`);
+  }
+  return url.origin;
+}
+
 function parseSubIdParam(raw: string | undefined): string | undefined {
   const value = given(raw);
   if (value === undefined) return undefined;
@@ -146,7 +171,7 @@ function parseSiteUrl(raw: string | undefined, host: string, port: number): stri
     throw new ConfigError(`SITE_URL must use http:// or https://, got "${raw}"`);
   }
   if (url.pathname !== '/' || url.search || url.hash || url.username || url.password) {
-    throw new ConfigError(`SITE_URL must be an origin only, such as https://auctions.example.com (no path, query or login), got "${raw}"`);
+    throw new ConfigError(`SITE_URL must be an origin only, such as https://auctions.example.com (no path or query), got "${value}"`);
   }
   return url.origin;
 }

@@ -4,7 +4,7 @@ import { given, type Env } from '../environment';
 import { isEmailAddress } from '../lib/emailAddress';
 import type { ChannelName } from '../delivery/deliveryChannel';
 import { redactSecretUrl } from '../delivery/redactSecretUrl';
-import { isLoopbackHost } from '../lib/hostName';
+import { parseHttpsOrLoopbackUrl } from '../lib/httpsOrLoopbackUrl';
 import type { AlertsConfig } from './alertTypes';
 
 /** The variables that turn alerts on; any of them needs the statistics database. */
@@ -51,13 +51,8 @@ export function alertChannels(alerts: AlertsConfig | undefined): ChannelName[] {
 function parseWebhookUrl(raw: string | undefined): string | undefined {
   const value = given(raw);
   if (value === undefined) return undefined;
-  const what = 'ALERT_WEBHOOK_URL must be an https:// address (or http:// on 127.0.0.1, ::1 or localhost)';
-  if (!URL.canParse(value)) throw new ConfigError(`${what}; the value given cannot be read as a URL`);
-  const url = new URL(value);
+  const url = parseHttpsOrLoopbackUrl('ALERT_WEBHOOK_URL', value, redactSecretUrl);
   const shown = redactSecretUrl(value);
-  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopbackHost(url.hostname))) {
-    throw new ConfigError(`${what}, got "${shown}"`);
-  }
   // fetch refuses a URL with credentials; the receivers put their secret in the path instead.
   if (url.username || url.password) throw new ConfigError(`ALERT_WEBHOOK_URL must not contain a user name or password, got "${shown}"`);
   return url.href;

@@ -2,6 +2,8 @@
  * The about page (/about-us). Its sections are exactly "Who We Are" and "Our Approach".
  */
 import { paths } from '../routes';
+import { claims } from './claims';
+import { claimFigure } from './claimTypes';
 import type { ProsePage } from './types';
 
 export const about: ProsePage = {
@@ -46,8 +48,8 @@ export const about: ProsePage = {
         {
           kind: 'list',
           items: [
-            'That what we describe, such as the 5-day Auto Auctions School and the auction lists, matches what the official site says is included.',
-            'That the payment terms and the 60-day refund window we mention match the official platform’s own terms.',
+            `That what we describe, such as the ${claimFigure(claims.autoAuctionsSchool)}-day Auto Auctions School and the auction lists, matches what the official site says is included.`,
+            `That the payment terms and the ${claimFigure(claims.refundWindow)}-day refund window we mention match the official platform’s own terms.`,
             'That every number we quote, such as savings figures, comes from the membership, and that we present it as the membership’s claim, not as a promise.',
             'That our links go to the official site and nowhere else.',
           ],

@@ -3,6 +3,8 @@
  * membership is worded as the membership's own claim. Strings only: no markup.
  */
 
+import { claims } from './claims';
+import { claimFigure } from './claimTypes';
 import type { GeneratedImageName } from './images.generated';
 import { sampleReviewAlt } from './sampleReviews';
 
@@ -144,24 +146,24 @@ export const hero: HeroCopy = {
   lead:
     'Government, repossession and seizure auctions sell cars to the public across the U.S. We review an online membership that shows beginners where these auctions are, how they work and how to bid with care.',
   savingsClaim:
-    'The membership says you can save up to 90% off retail prices. Your own savings will depend on the car, the auction and how you bid.',
+    `The membership says you can save up to ${claimFigure(claims.savingsUpTo)} off retail prices. Your own savings will depend on the car, the auction and how you bid.`,
   primaryCtaLabel: 'Visit the Official Membership Site',
   secondaryCtaLabel: 'See the 6 free bonus eBooks',
   heroImageAlt: 'Illustration: an online lesson on a laptop, an auction gavel and a car with a SOLD price tag',
   points: [
     'Independent review: we are not the seller',
     'One-time payment for lifetime access, per the official site',
-    '60-day refund window under the official platform’s terms',
+    `${claimFigure(claims.refundWindow)}-day refund window under the official platform’s terms`,
   ],
 };
 
 export const whatIs: WhatIsCopy = {
   heading: 'What is this service?',
   intro:
-    'The Auto Auctions membership is an online program for people who want to buy a vehicle at a public auction. According to the official site, it lists over 3,000 U.S. auctions and teaches you how to take part. Here is what it includes.',
+    `The Auto Auctions membership is an online program for people who want to buy a vehicle at a public auction. According to the official site, it lists over ${claimFigure(claims.auctionsListed)} U.S. auctions and teaches you how to take part. Here is what it includes.`,
   features: [
     {
-      title: 'The 5-day Auto Auctions School',
+      title: `The ${claimFigure(claims.autoAuctionsSchool)}-day Auto Auctions School`,
       description:
         'A short training course that walks you through the whole process, from finding a sale to driving your car home.',
     },
@@ -181,7 +183,7 @@ export const whatIs: WhatIsCopy = {
         'Direct links to the auction organizers’ own websites, where you can see upcoming sales and the vehicles on offer.',
     },
   ],
-  auctionsCount: 'over 3,000 U.S. auctions',
+  auctionsCount: `over ${claimFigure(claims.auctionsListed)} U.S. auctions`,
   ctaLabel: 'Learn More on the Official Site',
   note:
     'Please note: Auctions Guide is not an auction, a dealer or a payment handler. We explain the membership. You register and pay on the official site.',
@@ -200,7 +202,7 @@ export const howItWorks: HowItWorksCopy = {
     {
       title: 'Training',
       description:
-        'Work through the 5-day Auto Auctions School at your own pace. It covers how auctions work, what to check on a car and how to bid.',
+        `Work through the ${claimFigure(claims.autoAuctionsSchool)}-day Auto Auctions School at your own pace. It covers how auctions work, what to check on a car and how to bid.`,
     },
     {
       title: 'Choose Auction',
@@ -222,9 +224,9 @@ export const benefits: BenefitsCopy = {
     'Here is what the membership offers, based on the official site. Where there is a number, it is the membership’s own claim, and we say so.',
   items: [
     {
-      title: 'Savings of up to 95%',
+      title: `Savings of up to ${claimFigure(claims.savingsInBenefits)}`,
       description:
-        'The membership says buyers can save up to 95% off retail prices. Results depend on the car, its condition and how many people bid, so no saving is guaranteed.',
+        `The membership says buyers can save up to ${claimFigure(claims.savingsInBenefits)} off retail prices. Results depend on the car, its condition and how many people bid, so no saving is guaranteed.`,
     },
     {
       title: 'Lifetime membership',
@@ -232,19 +234,19 @@ export const benefits: BenefitsCopy = {
         'According to the official site, you pay once and keep your access for life. There is no subscription to renew.',
     },
     {
-      title: '60-day refund window',
+      title: `${claimFigure(claims.refundWindow)}-day refund window`,
       description:
-        'The official platform’s terms give you 60 days to ask for a refund, return or cancellation. Read those terms before you buy.',
+        `The official platform’s terms give you ${claimFigure(claims.refundWindow)} days to ask for a refund, return or cancellation. Read those terms before you buy.`,
     },
     {
-      title: 'Auctions from $100',
+      title: `Auctions from ${claimFigure(claims.auctionsFrom)}`,
       description:
-        'Many auctions start at $100, the membership says. The final price depends on the car and on how many people bid for it.',
+        `Many auctions start at ${claimFigure(claims.auctionsFrom)}, the membership says. The final price depends on the car and on how many people bid for it.`,
     },
     {
-      title: 'Over 3,000 auctions',
+      title: `Over ${claimFigure(claims.auctionsListed)} auctions`,
       description:
-        'The membership lists over 3,000 U.S. auctions, including government, repossession and seizure sales.',
+        `The membership lists over ${claimFigure(claims.auctionsListed)} U.S. auctions, including government, repossession and seizure sales.`,
     },
     {
       title: 'Made for beginners',
@@ -290,7 +292,7 @@ export const faq: FaqCopy = {
     {
       question: 'What does the membership cost, and can I get a refund?',
       answer:
-        'According to the official site, the membership is a one-time payment for lifetime access, and the price is shown there before you pay. Under the official platform’s terms, you have 60 days to ask for a refund, return or cancellation. We do not process payments, so refund requests go to the official platform.',
+        `According to the official site, the membership is a one-time payment for lifetime access, and the price is shown there before you pay. Under the official platform’s terms, you have ${claimFigure(claims.refundWindow)} days to ask for a refund, return or cancellation. We do not process payments, so refund requests go to the official platform.`,
     },
     {
       question: 'Are these really government auctions, and can anyone bid?',
@@ -305,7 +307,7 @@ export const faq: FaqCopy = {
     {
       question: 'Do I need any experience to buy at an auction?',
       answer:
-        'No. The 5-day Auto Auctions School is written for complete beginners. It helps to know your budget and, if you can, to bring someone who knows cars when you inspect. Take your time: you never have to bid on the first car you see.',
+        `No. The ${claimFigure(claims.autoAuctionsSchool)}-day Auto Auctions School is written for complete beginners. It helps to know your budget and, if you can, to bring someone who knows cars when you inspect. Take your time: you never have to bid on the first car you see.`,
     },
   ],
 };

@@ -3,6 +3,8 @@
  * rules belong to third parties; this page says so and points visitors to them.
  */
 import { paths } from '../routes';
+import { claims } from './claims';
+import { claimFigure } from './claimTypes';
 import { policiesLastUpdated } from './policiesLastUpdated';
 import type { ProsePage } from './types';
 
@@ -50,7 +52,7 @@ export const terms: ProsePage = {
       blocks: [
         {
           kind: 'paragraph',
-          text: 'Figures on this site, such as savings of up to 90% or 95%, auctions that start at $100 and over 3,000 U.S. auctions listed, are claims made by the membership. We report them as its claims. We do not promise that you will see the same results.',
+          text: `Figures on this site, such as savings of up to ${claimFigure(claims.savingsUpTo)} or ${claimFigure(claims.savingsInBenefits)}, auctions that start at ${claimFigure(claims.auctionsFrom)} and over ${claimFigure(claims.auctionsListed)} U.S. auctions listed, are claims made by the membership. We report them as its claims. We do not promise that you will see the same results.`,
         },
         {
           kind: 'paragraph',
@@ -78,7 +80,7 @@ export const terms: ProsePage = {
       blocks: [
         {
           kind: 'paragraph',
-          text: 'The price, payment, refunds, returns and cancellations of the membership are set by the official platform’s terms, not by ours. According to those terms, there is a 60-day window for a refund, return or cancellation. Please read the official terms before you pay, because they are the ones that apply.',
+          text: `The price, payment, refunds, returns and cancellations of the membership are set by the official platform’s terms, not by ours. According to those terms, there is a ${claimFigure(claims.refundWindow)}-day window for a refund, return or cancellation. Please read the official terms before you pay, because they are the ones that apply.`,
         },
         {
           kind: 'paragraph',

@@ -6,6 +6,7 @@ describe('loadConfig', () => {
       port: 3000,
       host: '0.0.0.0',
       affiliateUrl: SAMPLE_AFFILIATE_URL,
+      merchantUrl: 'https://www.example.com',
       affiliateSubIdParam: undefined,
       siteUrl: 'http://localhost:3000',
       trustProxy: false,
@@ -127,6 +128,37 @@ describe('loadConfig', () => {
       expect(() => loadConfig({ LINK_CHECK_HOURS: 'never' })).toThrow(
         new ConfigError('LINK_CHECK_HOURS must be a whole number of hours from 1 to 720, or off (or 0) for no checks, got "never"'),
       );
+    });
+  });
+
+  describe('MERCHANT_URL', () => {
+    it.each([
+      [{}, 'https://www.example.com'],
+      [{ AFFILIATE_URL: 'https://partner.example.net:8443/join?aff=1' }, 'https://partner.example.net:8443'],
+      [{ MERCHANT_URL: ' ' }, 'https://www.example.com'],
+      [{ MERCHANT_URL: 'https://Merchant.Example.org/' }, 'https://merchant.example.org'],
+      [{ MERCHANT_URL: 'https://merchant.example.org' }, 'https://merchant.example.org'],
+      [{ MERCHANT_URL: 'http://127.0.0.1:8081' }, 'http://127.0.0.1:8081'],
+      [{ MERCHANT_URL: 'http://127.8.9.10' }, 'http://127.8.9.10'],
+      [{ MERCHANT_URL: 'http://[::1]:8081/' }, 'http://[::1]:8081'],
+      [{ MERCHANT_URL: 'http://localhost:8081' }, 'http://localhost:8081'],
+    ])('reads %j as %s', (env, merchantUrl) => {
+      expect(loadConfig(env).merchantUrl).toBe(merchantUrl);
+    });
+
+    it.each([
+      ['http://merchant.example.org', 'MERCHANT_URL must be an https:// address (or http:// on 127.0.0.1, ::1 or localhost), got "http://merchant.example.org"'],
+      ['http://128.0.0.1', 'MERCHANT_URL must be an https:// address (or http:// on 127.0.0.1, ::1 or localhost), got "http://128.0.0.1"'],
+      ['http://localhost.example.org', 'MERCHANT_URL must be an https:// address (or http:// on 127.0.0.1, ::1 or localhost), got "http://localhost.example.org"'],
+      ['ftp://merchant.example.org', 'MERCHANT_URL must be an https:// address (or http:// on 127.0.0.1, ::1 or localhost), got "ftp://merchant.example.org"'],
+      ['merchant.example.org', 'MERCHANT_URL must be an https:// address (or http:// on 127.0.0.1, ::1 or localhost); the value given cannot be read as a URL'],
+      ['http://shop:hunter2@merchant.example.org', 'MERCHANT_URL must be an https:// address (or http:// on 127.0.0.1, ::1 or localhost), got "http://…@merchant.example.org"'],
+      ['https://shop:hunter2@merchant.example.org', 'MERCHANT_URL must not contain a user name or password'],
+      ['https://merchant.example.org/terms', 'MERCHANT_URL must be an origin only, such as https://merchant.example.com (no path or query), got "https://merchant.example.org/terms"'],
+      ['https://merchant.example.org/?ref=1', 'MERCHANT_URL must be an origin only, such as https://merchant.example.com (no path or query), got "https://merchant.example.org/?ref=1"'],
+      ['https://merchant.example.org/#terms', 'MERCHANT_URL must be an origin only, such as https://merchant.example.com (no path or query), got "https://merchant.example.org/#terms"'],
+    ])('refuses MERCHANT_URL=%j in one line naming it', (value, message) => {
+      expect(() => loadConfig({ MERCHANT_URL: value })).toThrow(new ConfigError(message));
     });
   });
 });

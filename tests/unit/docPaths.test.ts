@@ -13,7 +13,7 @@ import { filesUnder, readProjectFile, typeScriptSources } from '../support/proje
  * - any other name of a source file (`funnelReport.ts`, `rules/allRules.ts`) or of a folder (`TopBar/`) is a
  *   name inside the folder its sentence talks about, so it must end some path in the tree;
  * - anything else is not a path here: URLs and URL paths (`/admin`, `/assets/`), command flags, placeholders
- *   (`<Name>.tsx`, `*.test.ts`, `…`), what the build and the commands write (`dist/…`, `.screenshots/`), and
+ *   (`<Name>.tsx`, `*.test.ts`, `…`), what the build and the commands write (`dist/…`, `.screenshots/`, `.test-repeat/`), and
  *   the few files the docs give as examples of what a reader will make (`examples` below).
  *
  * And every `*.ts` / `*.tsx` name written in a source comment must end some path in the tree, by the same
@@ -34,7 +34,7 @@ function existsFromRoot(name: string): boolean {
   return existsSync(full) && (!name.endsWith('/') || statSync(full).isDirectory());
 }
 
-const notAPath = /[<>*…{}$]|:\/\/|^[/#-]|^(dist|\.screenshots)\//;
+const notAPath = /[<>*…{}$]|:\/\/|^[/#-]|^(dist|\.screenshots|\.test-repeat)\//;
 
 /** An island to add (docs/islands.md), a screenshot to import (docs/content.md), a release's note (docs/releases.md). */
 const examples = new Set(['shared/islands/Toast/Toast.tsx', 'art/review-3.png', 'art/review-1.png']);
