@@ -16,6 +16,7 @@ import { newClickId, type AffiliatePlacement } from '../../shared/affiliate';
 import { campaignCountedRows, conversionSumsHeldAndDue, placementDayKey, readRawConversionCounts, rowLines, sourceDayKey, summedLines, type CountedRow } from '../support/conversionSums';
 import { engines, openTestDatabase } from '../support/engines';
 import { databaseAtSchema } from '../support/databaseAtSchema';
+import { inParallel } from '../support/standInNetwork';
 
 /**
  * Migration 14: the counted conversions summed ahead of the reports, per day and placement, per day and
@@ -368,7 +369,10 @@ describe('two instances recording at once on one PostgreSQL database', () => {
         if (index % 5 === 0) send(index + 1, txid, sale, at); // the network's retry, at the other instance
         if (index % 4 === 1) send(index + 1, txid, { status: index % 8 === 1 ? 'refund' : 'chargeback' }, new Date(at.getTime() + hour)); // racing its sale
       }
-      const outcomes = await Promise.all(calls.map((call) => call()));
+      // 40 at once, as networks send (each a transaction on one of the two pools' 10 connections): all 725 at
+      // once queued the last ones past the pool's 5 s wait for a connection on a busy machine. A repeat or a
+      // refund is sent right beside its sale, so the two still race.
+      const outcomes = await inParallel(calls, 40);
 
       await expectSumsKept(db);
       const refunded = new Set(outcomes.filter((each) => each.status !== 'sale').map((each) => each.txid));
@@ -394,13 +398,15 @@ describe('two instances recording at once on one PostgreSQL database', () => {
       const clickIds = await recordClicks(db, 6);
       const pairs = 150;
       const at = new Date('2026-02-01T08:00:00Z');
-      const outcomes = await Promise.all(
-        Array.from({ length: pairs }, (_, index) =>
+      // 20 pairs at once (as above, within the pools' wait for a connection); each sale and its refund together.
+      const outcomes = await inParallel(
+        Array.from({ length: pairs }, (_, index) => () =>
           Promise.all([
             stores[index % 2]!.record(report({ txid: `R-${index}`, subid: clickIds[index % clickIds.length], payout: '19.99' }), 'postback', at),
             stores[(index + 1) % 2]!.record(report({ txid: `R-${index}`, status: 'refund' }), 'postback', at),
           ]),
         ),
+        20,
       );
 
       // Whichever came first: the sale recorded then reversed, or the refund kept as reversed and the sale a repeat of it.
