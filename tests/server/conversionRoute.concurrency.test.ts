@@ -8,8 +8,13 @@ import { startTestServer } from '../support/testApp';
 const key = 'c0nv3rs10ns-k3y-0123456789abcdef0123';
 const distinct = 1_500;
 const repeated = 500;
-/** Postbacks under way at once: enough that a txid and its repeat are in flight together, few enough for loopback. */
-const concurrency = 100;
+/**
+ * Postbacks under way at once: enough that a txid and its repeat are in flight together, and twice the
+ * pool's 10 connections, so that they queue for one. Not 100: on a busy machine (a clean-clone CI run at load
+ * 13) the last of 100 queued waited past the pool's 5 s for a connection and were answered 503, as the
+ * server should answer a network it cannot record for (it sends again), and not what this test measures.
+ */
+const concurrency = 20;
 
 describe.each(engines)('2,000 concurrent postbacks on %s', (engine) => {
   it(
