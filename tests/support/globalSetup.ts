@@ -11,10 +11,10 @@ async function migrate(url: string): Promise<void> {
 /**
  * Builds the client once for the whole run (server tests read its manifest, browser tests load its files),
  * unless dist/ was built from the sources as they are (its stamp, as `npm start` checks: a run again after
- * a change to tests only, or each run of `npm run test:repeat`, builds nothing), and, unless
- * TEST_DATABASE_URL names a server, starts one throwaway PostgreSQL cluster whose URL the test files find
- * in TEST_DATABASE_URL, with a database at the current schema there that the tests' migrated databases
- * copy (prepareTemplateDatabase). Both at once: the cluster starts while esbuild works.
+ * a change to tests only, or each run of `npm run test:repeat`, builds nothing). Unless TEST_DATABASE_URL
+ * names a server, starts one throwaway PostgreSQL cluster whose URL the test files find in TEST_DATABASE_URL;
+ * on either, makes a database at the current schema that the tests' migrated databases copy
+ * (prepareTemplateDatabase). Both at once: the cluster starts while esbuild works.
  */
 export default async function globalSetup(): Promise<void> {
   const [built, cluster] = await Promise.allSettled([
