@@ -96,7 +96,7 @@ const main: CommandMain = async (argv, _env, out, err) => {
   mkdirSync(logDir, { recursive: true });
   const busy = values.busy ? startBusyCore() : undefined;
   const what = patterns.length > 0 ? patterns.join(' ') : 'the whole suite';
-  out(`test:repeat: ${what}, ${times} times${busy ? ', one core kept busy' : ''}\n`);
+  out(`test:repeat: ${what}, ${times === 1 ? 'once' : `${times} times`}${busy ? ', one core kept busy' : ''}\n`);
   let failedRuns = 0;
   const seconds: number[] = [];
   try {
