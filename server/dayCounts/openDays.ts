@@ -37,7 +37,7 @@ interface PostgresMark {
 }
 
 /** The oldest running transaction and the next transaction id, as a snapshot taken now says. */
-async function snapshot(db: Kysely<Schema>): Promise<{ xmin: bigint; xmax: bigint }> {
+export async function snapshot(db: Kysely<Schema>): Promise<{ xmin: bigint; xmax: bigint }> {
   const { rows } = await sql<{ xmin: string; xmax: string }>`select pg_snapshot_xmin(pg_current_snapshot())::text as xmin, pg_snapshot_xmax(pg_current_snapshot())::text as xmax`.execute(db);
   return { xmin: BigInt(rows[0]!.xmin), xmax: BigInt(rows[0]!.xmax) };
 }

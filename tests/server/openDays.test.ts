@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import pg from 'pg';
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Schema } from '../../server/db/schema';
-import { OpenDayCounter, rebuildMs, settleMs } from '../../server/dayCounts/openDays';
+import { OpenDayCounter, rebuildMs, settleMs, snapshot } from '../../server/dayCounts/openDays';
 import { readRawDayCounts } from '../../server/dayCounts/rawDayCounts';
 import { engines, openTestDatabase } from '../support/engines';
 import { waitUntil } from '../support/waitUntil';
@@ -63,9 +63,8 @@ async function insert(db: Kysely<Schema>, rows: Batch, now: number): Promise<voi
  * transaction ran did not settle at the read this file expected.
  */
 async function transactionsRunningNowEnded(db: Kysely<Schema>): Promise<void> {
-  const snapshot = async () => (await sql<{ xmin: string; xmax: string }>`select pg_snapshot_xmin(pg_current_snapshot())::text as xmin, pg_snapshot_xmax(pg_current_snapshot())::text as xmax`.execute(db)).rows[0]!;
-  const { xmax } = await snapshot();
-  await waitUntil('the transactions running on the server to end', async () => BigInt((await snapshot()).xmin) >= BigInt(xmax));
+  const { xmax } = await snapshot(db);
+  await waitUntil('the transactions running on the server to end', async () => (await snapshot(db)).xmin >= xmax);
 }
 
 describe.each(engines)('the open days counted between reports on %s', (engine) => {
