@@ -3,6 +3,7 @@ import { closeSync, mkdirSync, mkdtempSync, openSync, rmSync, statSync, truncate
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
+import { Client } from 'pg';
 import { newClickId } from '../../shared/affiliate';
 import { countLines, startListeningMain, stopMain, type ListeningMain } from '../support/listeningMain';
 import { startPostgresCluster, type PostgresCluster } from '../support/postgres';
@@ -238,22 +239,30 @@ describeWithPostgresDisk('a server on PostgreSQL when the disk of its data direc
   }, 60_000);
 
   it('keeps what it acknowledges up to the moment PostgreSQL PANICs, unable to grow pg_wal, and refuses with 503 once it has shut down', async () => {
-    // A megabyte comes free (a log rotated, say): tables grow into it and reports are acknowledged again,
-    // though far too little for a new WAL segment. Then, amid that traffic, pg_wal must grow.
-    truncateSync(filler, statSync(filler).size - 1024 * 1024);
+    // A little space comes free (a log rotated, say): tables grow into it and reports are acknowledged
+    // again, though far too little for a new WAL segment. Then, amid that traffic, pg_wal must grow.
+    // The space is small and the switch is asked on a connection opened beforehand, so that the outage
+    // never goes recoveryQuietMs (5 s) without a refused write before the PANIC: with a megabyte freed and
+    // a connection opened after the first 204, a machine under load once spent longer than that writing
+    // into the free pages, and the server rightly logged the end of the outage, then a second one.
+    const switcher = new Client({ connectionString: cluster!.url, connectionTimeoutMillis: 5_000 });
+    switcher.on('error', () => {}); // the PANIC ends this connection: the query's rejection says so
+    await switcher.connect();
+    truncateSync(filler, statSync(filler).size - 256 * 1024);
     const statuses: number[] = [];
     let sending = true;
     const traffic = (async () => {
       while (sending) statuses.push(...(await oneOfEach()));
     })();
     try {
-      await waitUntil('a report acknowledged again', () => statuses.includes(204), { timeoutMs: 5_000 });
+      await waitUntil('a report acknowledged again', () => statuses.includes(204), { timeoutMs: 5_000, intervalMs: 5 });
       // Its own answer may not come back: the PANIC it causes can end its connection first.
-      await queryDatabase(cluster!.url, 'SELECT pg_switch_wal()').catch(() => undefined);
+      await switcher.query('SELECT pg_switch_wal()').catch(() => undefined);
       await waitUntil('PostgreSQL to shut down', async () => !(await cluster!.isRunning()), { timeoutMs: 20_000, intervalMs: 100 });
     } finally {
       sending = false;
       await traffic;
+      await switcher.end().catch(() => undefined);
     }
     expect(cluster!.log()).toMatch(/PANIC: .*pg_wal.*No space left on device/);
     expect(cluster!.log()).toMatch(/shutting down due to startup process failure/);
