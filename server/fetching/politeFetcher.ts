@@ -1,0 +1,275 @@
+import { isLoopbackHost } from '../lib/hostName';
+import { errorCode, fieldsOf, firstLine, messageOf } from '../lib/errorText';
+import { allowEverything, disallowEverything, parseRobotsTxt, robotsMaximumBytes, type RobotsRules } from './robotsTxt';
+import { retryAfterMs } from './retryAfter';
+
+/**
+ * Fetching another site's pages as a good citizen (issue 42): a User-Agent naming this site, robots.txt
+ * obeyed (RFC 9309), one request at a time per host, conditional requests, Retry-After obeyed, redirects
+ * followed (at most 5, never to http:// but on the loopback), TLS verified (fetch's default), a body cap and
+ * a timeout. Time is an input (`now`): robots.txt's cache and Retry-After are reckoned on it. Never throws.
+ */
+export interface PoliteFetcherOptions {
+  /** The User-Agent header: the product token, and the site's address, e.g. "AuctionsGuideBot/1.0 (+https://auctions.example.com)". */
+  userAgent: string;
+  /** The name robots.txt groups are matched against, e.g. "AuctionsGuideBot". */
+  productToken: string;
+  now?: () => number;
+  /** For the whole fetch, redirects and body included; default 15 s. */
+  timeoutMs?: number;
+  /** Bytes of a body read at most (decoded); the rest is never downloaded. Default 3 MB. */
+  maxBytes?: number;
+  /** Default 5. */
+  maxRedirects?: number;
+  /** How long a robots.txt is trusted; at most (and by default) 24 h. */
+  robotsMaxAgeMs?: number;
+}
+
+/** What the last answer of a page carried, sent back so an unchanged page answers 304. */
+export interface Validators {
+  etag?: string;
+  lastModified?: string;
+}
+
+export type FetchResult =
+  /** The server answered (any status but 304) and its body, up to the cap, was read. */
+  | { outcome: 'answered'; url: string; finalUrl: string; status: number; body: Buffer; truncated: boolean; validators: Validators; contentType: string }
+  /** 304: the page is as it was when it carried the validators sent. */
+  | { outcome: 'notModified'; url: string; finalUrl: string }
+  /** No answer to read: the reason in one line (robots.txt, a Retry-After still running, network, timeout, redirects). */
+  | { outcome: 'failed'; url: string; finalUrl: string; reason: string; status?: number };
+
+export const defaultFetchTimeoutMs = 15_000;
+export const defaultMaxBytes = 3 * 1024 * 1024;
+export const defaultMaxRedirects = 5;
+export const robotsMaxAgeMs = 24 * 60 * 60_000;
+/** An unreachable robots.txt (5xx, no answer) disallows everything, and is asked again after this rather than a day. */
+const robotsUnreachableAgeMs = 15 * 60_000;
+/** A 429 or 503 without a usable Retry-After still holds the host back this long. */
+const defaultBackoffMs = 60_000;
+/** A Retry-After is obeyed up to this; a longer one is read as this (a server cannot silence the watch for a year). */
+const maximumBackoffMs = 24 * 60 * 60_000;
+/** Bounds of the per-host maps: a fetcher is given a handful of hosts, never visitors' input. */
+const maximumHosts = 1000;
+
+const redirectStatuses = new Set([301, 302, 303, 307, 308]);
+
+export class PoliteFetcher {
+  private readonly now: () => number;
+  private readonly timeoutMs: number;
+  private readonly maxBytes: number;
+  private readonly maxRedirects: number;
+  private readonly robotsAgeMs: number;
+  /** The tail of each host's queue: one request at a time per host. */
+  private readonly queues = new Map<string, Promise<void>>();
+  /** Each origin's robots.txt, and until when it is trusted. */
+  private readonly robots = new Map<string, { rules: RobotsRules; until: number }>();
+  /** Each host's Retry-After: no request to it before this time. */
+  private readonly waits = new Map<string, number>();
+
+  constructor(private readonly options: PoliteFetcherOptions) {
+    this.now = options.now ?? Date.now;
+    this.timeoutMs = options.timeoutMs ?? defaultFetchTimeoutMs;
+    this.maxBytes = options.maxBytes ?? defaultMaxBytes;
+    this.maxRedirects = options.maxRedirects ?? defaultMaxRedirects;
+    this.robotsAgeMs = Math.min(options.robotsMaxAgeMs ?? robotsMaxAgeMs, robotsMaxAgeMs);
+  }
+
+  /** When the host may be asked again (a Retry-After running), or undefined when it may be now. */
+  waitingUntil(url: string): number | undefined {
+    const host = hostOf(url);
+    const until = host === undefined ? undefined : this.waits.get(host);
+    return until !== undefined && until > this.now() ? until : undefined;
+  }
+
+  /** GETs url (validators make it conditional), following redirects under the rules above. */
+  async fetch(url: string, validators: Validators = {}): Promise<FetchResult> {
+    const signal = AbortSignal.timeout(this.timeoutMs);
+    let current = url;
+    const failed = (reason: string, status?: number): FetchResult => ({ outcome: 'failed', url, finalUrl: current, reason, ...(status === undefined ? {} : { status }) });
+    try {
+      for (let redirects = 0; ; redirects += 1) {
+        const refusal = addressRefusal(current);
+        if (refusal) return failed(refusal);
+        const parsed = new URL(current);
+        const hop = await this.exclusive(parsed.host, async (): Promise<FetchResult | { location: string }> => {
+          const waiting = this.waitingUntil(current);
+          if (waiting !== undefined) return failed(`the site asked to wait (Retry-After) until ${new Date(waiting).toISOString()}`);
+          const rules = await this.robotsFor(parsed, signal);
+          if (!rules.allows(parsed.pathname + parsed.search)) return failed(`robots.txt of ${parsed.origin} disallows ${parsed.pathname}${parsed.search}`);
+          if (this.waitingUntil(current) !== undefined) return failed(`the site asked to wait (Retry-After) until ${new Date(this.waits.get(parsed.host)!).toISOString()}`);
+          const response = await fetch(current, { redirect: 'manual', signal, headers: this.headers(validators) });
+          this.noteRetryAfter(parsed.host, response);
+          const location = response.headers.get('location');
+          if (redirectStatuses.has(response.status) && location !== null) {
+            await response.body?.cancel().catch(() => {});
+            return { location };
+          }
+          if (response.status === 304) {
+            await response.body?.cancel().catch(() => {});
+            return { outcome: 'notModified', url, finalUrl: current };
+          }
+          const { body, truncated } = await readCapped(response, this.maxBytes);
+          const etag = response.headers.get('etag');
+          const lastModified = response.headers.get('last-modified');
+          return {
+            outcome: 'answered',
+            url,
+            finalUrl: current,
+            status: response.status,
+            body,
+            truncated,
+            validators: { ...(etag === null ? {} : { etag }), ...(lastModified === null ? {} : { lastModified }) },
+            contentType: response.headers.get('content-type') ?? '',
+          };
+        });
+        if (!('location' in hop)) return hop;
+        if (redirects >= this.maxRedirects) return failed(`too many redirects (more than ${this.maxRedirects})`);
+        if (!URL.canParse(hop.location, current)) return failed(`redirected to an address that cannot be read: ${hop.location}`);
+        current = new URL(hop.location, current).href;
+      }
+    } catch (error) {
+      return failed(signal.aborted ? `timed out after ${this.timeoutMs} ms` : describeFetchError(error));
+    }
+  }
+
+  private headers(validators: Validators): Record<string, string> {
+    return {
+      'user-agent': this.options.userAgent,
+      accept: 'text/html,application/xhtml+xml,*/*;q=0.8',
+      ...(validators.etag ? { 'if-none-match': validators.etag } : {}),
+      ...(validators.lastModified ? { 'if-modified-since': validators.lastModified } : {}),
+    };
+  }
+
+  /** The origin's robots.txt, fetched when not known or older than its age; called inside the host's turn. */
+  private async robotsFor(url: URL, signal: AbortSignal): Promise<RobotsRules> {
+    const known = this.robots.get(url.origin);
+    if (known && known.until > this.now()) return known.rules;
+    const { rules, ageMs } = await this.readRobots(url, signal);
+    bounded(this.robots, maximumHosts);
+    this.robots.set(url.origin, { rules, until: this.now() + ageMs });
+    return rules;
+  }
+
+  /**
+   * RFC 9309 2.3.1: a 2xx is read; a 4xx (no robots.txt) allows everything; a 5xx or no answer disallows
+   * everything. Its redirects are followed (at most 5) on the same origin's rules of address.
+   */
+  private async readRobots(url: URL, signal: AbortSignal): Promise<{ rules: RobotsRules; ageMs: number }> {
+    let current = new URL('/robots.txt', url.origin).href;
+    for (let redirects = 0; redirects <= defaultMaxRedirects; redirects += 1) {
+      let response: Response;
+      try {
+        response = await fetch(current, { redirect: 'manual', signal, headers: this.headers({}) });
+      } catch (error) {
+        if (signal.aborted) throw error;
+        return { rules: disallowEverything, ageMs: robotsUnreachableAgeMs };
+      }
+      this.noteRetryAfter(url.host, response);
+      const location = response.headers.get('location');
+      if (redirectStatuses.has(response.status) && location !== null && URL.canParse(location, current)) {
+        await response.body?.cancel().catch(() => {});
+        const next = new URL(location, current).href;
+        if (addressRefusal(next)) break;
+        current = next;
+        continue;
+      }
+      if (response.status >= 200 && response.status < 300) {
+        const { body } = await readCapped(response, robotsMaximumBytes);
+        return { rules: parseRobotsTxt(body.toString('utf8'), this.options.productToken), ageMs: this.robotsAgeMs };
+      }
+      await response.body?.cancel().catch(() => {});
+      if (response.status >= 400 && response.status < 500) return { rules: allowEverything, ageMs: this.robotsAgeMs };
+      return { rules: disallowEverything, ageMs: robotsUnreachableAgeMs };
+    }
+    // RFC 9309: more than five redirects may be read as unavailable (4xx), so as allowing everything.
+    return { rules: allowEverything, ageMs: this.robotsAgeMs };
+  }
+
+  private noteRetryAfter(host: string, response: Response): void {
+    if (response.status !== 429 && response.status !== 503) return;
+    const header = response.headers.get('retry-after');
+    const waitMs = Math.min(maximumBackoffMs, (header === null ? undefined : retryAfterMs(header, this.now())) ?? defaultBackoffMs);
+    bounded(this.waits, maximumHosts);
+    this.waits.set(host, Math.max(this.waits.get(host) ?? 0, this.now() + waitMs));
+  }
+
+  private async exclusive<T>(host: string, work: () => Promise<T>): Promise<T> {
+    const before = this.queues.get(host) ?? Promise.resolve();
+    let release!: () => void;
+    const mine = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const tail = before.then(() => mine);
+    this.queues.set(host, tail);
+    await before;
+    try {
+      return await work();
+    } finally {
+      release();
+      if (this.queues.get(host) === tail) this.queues.delete(host);
+    }
+  }
+}
+
+/** Why an address is not fetched: not http(s), or http:// off the loopback. */
+function addressRefusal(url: string): string | undefined {
+  if (!URL.canParse(url)) return `not an address: ${url}`;
+  const parsed = new URL(url);
+  if (parsed.protocol === 'https:') return undefined;
+  if (parsed.protocol === 'http:' && isLoopbackHost(parsed.hostname)) return undefined;
+  return `refused to fetch ${parsed.protocol === 'http:' ? 'an http:// address off the loopback' : 'an address that is not https://'}: ${url}`;
+}
+
+function hostOf(url: string): string | undefined {
+  return URL.canParse(url) ? new URL(url).host : undefined;
+}
+
+/** Reads the body up to maxBytes and drops the rest unread, so a huge page costs the cap, not its size. */
+async function readCapped(response: Response, maxBytes: number): Promise<{ body: Buffer; truncated: boolean }> {
+  if (!response.body) return { body: Buffer.alloc(0), truncated: false };
+  const reader = response.body.getReader();
+  const chunks: Buffer[] = [];
+  let length = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return { body: Buffer.concat(chunks, length), truncated: false };
+    const room = maxBytes - length;
+    if (value.byteLength > room) {
+      chunks.push(Buffer.from(value.buffer, value.byteOffset, room));
+      length += room;
+      await reader.cancel().catch(() => {});
+      return { body: Buffer.concat(chunks, length), truncated: true };
+    }
+    chunks.push(Buffer.from(value.buffer, value.byteOffset, value.byteLength));
+    length += value.byteLength;
+  }
+}
+
+function bounded(map: Map<string, unknown>, size: number): void {
+  if (map.size < size) return;
+  const oldest = map.keys().next();
+  if (!oldest.done) map.delete(oldest.value);
+}
+
+const networkErrors: Record<string, string> = {
+  ECONNREFUSED: 'connection refused',
+  ECONNRESET: 'connection reset',
+  ENOTFOUND: 'host name not found',
+  EAI_AGAIN: 'host name lookup failed (temporary DNS failure)',
+  ETIMEDOUT: 'connection timed out',
+  UND_ERR_CONNECT_TIMEOUT: 'connection timed out',
+  EHOSTUNREACH: 'host unreachable',
+  ENETUNREACH: 'network unreachable',
+  UND_ERR_SOCKET: 'connection closed before an answer',
+};
+
+/** fetch reports every network failure as TypeError("fetch failed"); the useful part is in its cause. */
+export function describeFetchError(error: unknown): string {
+  const source = fieldsOf(error).cause ?? error;
+  const code = errorCode(source);
+  if (code !== undefined && networkErrors[code]) return networkErrors[code];
+  if (code !== undefined && /CERT|TLS|SSL/.test(code)) return `TLS certificate problem (${code})`;
+  return firstLine(messageOf(source)) || 'request failed';
+}
