@@ -1,5 +1,5 @@
 import { describeStatus } from '../linkHealth/checkLink';
-import type { FetchResult } from '../fetching/politeFetcher';
+import type { FetchResult, Validators } from '../fetching/politeFetcher';
 import { parseMerchantPage, type MerchantPage } from './merchantPage';
 
 /**
@@ -10,7 +10,7 @@ import { parseMerchantPage, type MerchantPage } from './merchantPage';
  *   a status other than 2xx, a challenge or block page, a page with almost no text). Never a changed claim.
  */
 export type PageReading =
-  | { kind: 'read'; url: string; page: MerchantPage; body: Buffer; truncated: boolean }
+  | { kind: 'read'; url: string; page: MerchantPage; body: Buffer; truncated: boolean; validators: Validators }
   | { kind: 'unchanged'; url: string }
   | { kind: 'unreadable'; url: string; reason: string };
 
@@ -31,5 +31,5 @@ export function readPage(result: FetchResult): PageReading {
     return { kind: 'unreadable', url, reason: `the page has almost no text (${text.length} characters): a shell, a challenge or a block page` };
   }
   if (text.length < 2000 && challengeWords.test(text)) return { kind: 'unreadable', url, reason: 'the page is a bot check or block page, not the merchant’s page' };
-  return { kind: 'read', url, page, body: result.body, truncated: result.truncated };
+  return { kind: 'read', url, page, body: result.body, truncated: result.truncated, validators: result.validators };
 }

@@ -36,7 +36,47 @@ export interface Schema {
   outbox: OutboxTable;
   costs: CostsTable;
   fixed_costs: FixedCostsTable;
+  claim_states: ClaimStatesTable;
+  claim_evidence: ClaimEvidenceTable;
+  claim_pages: ClaimPagesTable;
   schema_migrations: SchemaMigrationsTable;
+}
+
+/** Each claim's last verdict (server/claims/claimStore.ts), since schema 19. */
+export interface ClaimStatesTable {
+  claim_id: string;
+  verdict: string;
+  /** The first check that gave this verdict, in a row. */
+  since: number;
+  /** The latest check. */
+  checked_at: number;
+  /** The latest check that gave `verified`; null when never. */
+  verified_at: number | null;
+  first_checked_at: number;
+  /** The items' outcomes (JSON), kept for a page that answers 304. */
+  items: string;
+}
+
+/** The evidence kept on each change of a claim's verdict, the last 20 per claim, since schema 19. */
+export interface ClaimEvidenceTable {
+  id: Generated<number>;
+  claim_id: string;
+  recorded_at: number;
+  verdict: string;
+  url: string;
+  excerpt: string;
+  /** sha256 of the excerpt, hex. */
+  excerpt_hash: string;
+  /** The page as fetched, gzip; null when none was read (an unknown verdict). */
+  page_gzip: Buffer | null;
+}
+
+/** Each merchant page's validators, for the next conditional request, since schema 19. */
+export interface ClaimPagesTable {
+  url: string;
+  etag: string | null;
+  last_modified: string | null;
+  fetched_at: number;
 }
 
 export interface ClicksTable {

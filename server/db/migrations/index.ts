@@ -16,6 +16,7 @@ import coveringCounts from './015-coveringCounts';
 import closedWeeks from './016-closedWeeks';
 import leaves from './017-leaves';
 import leaveClicks from './018-leaveClicks';
+import claims from './019-claims';
 import type { Migration } from './migration';
 
 /**
@@ -23,4 +24,4 @@ import type { Migration } from './migration';
  * db/migrate/). A released step is never edited: a change is a new file, added at the end here. The
  * steps applied are listed in schema_migrations (see ../migrate.ts).
  */
-export const migrations: readonly Migration[] = [clicks, sharedState, conversions, funnel, closedDays, uniqueClickIds, countedConversionsIndex, experiments, watching, costs, campaigns, campaignConversions, closedMonths, conversionSums, coveringCounts, closedWeeks, leaves, leaveClicks];
+export const migrations: readonly Migration[] = [clicks, sharedState, conversions, funnel, closedDays, uniqueClickIds, countedConversionsIndex, experiments, watching, costs, campaigns, campaignConversions, closedMonths, conversionSums, coveringCounts, closedWeeks, leaves, leaveClicks, claims];
