@@ -47,6 +47,8 @@ function summary(report: CopyReport): string {
     line('incidents', report.incidents, 'the target holds its own version of them, or its own open incident of the same rule'),
     line('daily costs', report.costs, 'the target holds other amounts for those days and keeps its own'),
     line('fixed-cost rules', report.fixedCosts),
+    line('claim verdicts', report.claimStates),
+    line('claim evidence', report.claimEvidence),
   ].join('');
 }
 

@@ -6,6 +6,7 @@ import { copyUnkeyedRows } from './copyUnkeyedRows';
 import { copyReleases } from './copyReleases';
 import { copyIncidents } from './copyIncidents';
 import { copyCosts, copyFixedCosts } from './copyCosts';
+import { copyClaimEvidence, copyClaimStates } from './copyClaims';
 
 export interface ConversionCopyCounts extends CopyCounts {
   /** The txids skipped: the target holds each in another state (a refund it received, other figures). */
@@ -39,6 +40,10 @@ export interface CopyReport {
   costs: CopyCounts;
   /** The fixed-cost rules of npm run costs:set (schema 10). */
   fixedCosts: CopyCounts;
+  /** Each claim's last verdict (schema 19, server/claims/). */
+  claimStates: CopyCounts;
+  /** The evidence kept on each change of a claim's verdict, with its page (schema 19). */
+  claimEvidence: CopyCounts;
 }
 
 const batchSize = 1000;
@@ -112,6 +117,8 @@ export async function copyDatabase(source: Kysely<Schema>, target: Kysely<Schema
     incidents: sourceSchema >= 9 ? await copyIncidents(source, target) : noneCopied(),
     costs: sourceSchema >= 10 ? await copyCosts(source, target) : noneCopied(),
     fixedCosts: sourceSchema >= 10 ? await copyFixedCosts(source, target) : noneCopied(),
+    claimStates: sourceSchema >= 19 ? await copyClaimStates(source, target) : noneCopied(),
+    claimEvidence: sourceSchema >= 19 ? await copyClaimEvidence(source, target) : noneCopied(),
   };
 }
 

@@ -4,7 +4,7 @@ import { batchesOf, keyOf, noneCopied, pick, type CopyCounts, type Row } from '.
 
 const batchSize = 1000;
 
-export type UnkeyedTable = 'clicks' | 'views' | 'leaves' | 'conversion_events' | 'link_checks';
+export type UnkeyedTable = 'clicks' | 'views' | 'leaves' | 'conversion_events' | 'link_checks' | 'claim_evidence';
 
 export interface CopyRowsOptions {
   /** Rows not to copy, counted as skipped. */
@@ -18,7 +18,7 @@ export async function copyUnkeyedRows(
   source: Kysely<Schema>,
   target: Kysely<Schema>,
   table: UnkeyedTable,
-  timeColumn: 'at' | 'received_at' | 'checked_at',
+  timeColumn: 'at' | 'received_at' | 'checked_at' | 'recorded_at',
   columns: readonly string[],
   { skip = () => false, unique }: CopyRowsOptions = {},
 ): Promise<CopyCounts> {

@@ -17,6 +17,7 @@ import { main as copyMain } from '../../scripts/db-copy';
 import { main as statsMain } from '../../scripts/stats';
 import { newClickId } from '../../shared/affiliate';
 import { createTestDatabase, type TestDatabase } from '../support/postgres';
+import { writeClaimRows } from '../support/claimRows';
 import { closeDaysAndForget } from '../support/closeDays';
 import { useTempDir } from '../support/tempDir';
 
@@ -41,7 +42,7 @@ function report(fields: ConversionFields) {
 }
 
 /** Every table the copy carries, with the columns of each row but its id. */
-const copiedTables = ['clicks', 'views', 'conversions', 'conversion_events', 'daily_counts', 'closed_days', 'daily_conversions', 'daily_campaign_conversions', 'link_checks', 'filtered_counts', 'releases', 'incidents', 'costs', 'fixed_costs'] as const;
+const copiedTables = ['clicks', 'views', 'conversions', 'conversion_events', 'daily_counts', 'closed_days', 'daily_conversions', 'daily_campaign_conversions', 'link_checks', 'filtered_counts', 'releases', 'incidents', 'costs', 'fixed_costs', 'claim_states', 'claim_evidence'] as const;
 
 /** A table's rows without their ids, each value as text (PostgreSQL reads bigint back as a string), in one order. */
 async function rowsOf(database: AppDatabase, table: (typeof copiedTables)[number]): Promise<string[]> {
@@ -121,6 +122,7 @@ async function sqliteWithEverything(): Promise<string> {
   await costs.replaceCosts([{ day: '2026-11-21', source: 'google', campaign: '', content: '', amountMicros: 12_500_000, currency: 'EUR' }], today);
   await costs.setFixedCost({ source: 'newsletter', campaign: '', from: '2026-01-01', to: '2026-01-31', dailyMicros: 12_500_000, perVisitorMicros: null, currency: 'USD' }, longAgo);
   await costs.setFixedCost({ source: 'partner', campaign: '', from: '2026-01-01', to: '2026-12-31', dailyMicros: null, perVisitorMicros: 350_000, currency: 'EUR' }, longAgo);
+  await writeClaimRows(database.db, today.getTime());
   await database.close();
   return file;
 }

@@ -10,6 +10,7 @@ import { recordRelease } from '../../server/releases/recordRelease';
 import { createViewStore, type View } from '../../server/views/viewStore';
 import { createLeaveStore } from '../../server/leaves/leaveStore';
 import { newClickId } from '../../shared/affiliate';
+import { writeClaimRows } from './claimRows';
 import { closeDaysAndForget } from './closeDays';
 
 /**
@@ -71,6 +72,7 @@ export async function writeEveryTable(database: AppDatabase, today = new Date())
     .values({ day: '2025-01-15', variants: 'headline:b', currency: 'USD', conversions: 1, payout_micros: 9_000_000 })
     .onConflict((conflict) => conflict.doNothing())
     .execute();
+  await writeClaimRows(db, today.getTime());
 }
 
 /** The database's tables, by name. */
