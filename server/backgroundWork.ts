@@ -9,6 +9,7 @@ import { closeDeliveryChannels, createDeliveryChannels } from './delivery/delive
 import { createOutboxSender } from './delivery/outboxSender';
 import { createAlertWatch } from './alerts/watch';
 import { linkCheckTickMs, type LinkMonitor } from './linkHealth/linkMonitor';
+import { claimsCheckTickMs, type ClaimsWatch } from './claims/claimsWatch';
 import { instanceSchedule } from './schedule/schedule';
 import { startSchedule, type Timers } from './schedule/runSchedule';
 import { createDailyBackup } from './backup/dailyBackup';
@@ -29,6 +30,8 @@ export interface BackgroundWork {
 export interface BackgroundWorkOptions {
   /** The link monitor, unless LINK_CHECK_HOURS is off (main.ts builds it: /admin reads its state). */
   linkMonitor?: LinkMonitor;
+  /** The claims watch, unless CLAIMS_CHECK_HOURS is off or MERCHANT_URL a documentation address (main.ts builds it). */
+  claimsWatch?: ClaimsWatch;
   logger: Logger;
   /** Tests drive the schedule's clock; a running instance uses Node's timers. */
   timers?: Timers;
@@ -42,7 +45,7 @@ export interface BackgroundWorkOptions {
  * release, the beacons' filtered counts written, the outbox's sender, the weekly digest, the alert watch,
  * the link check and the daily backup. The delivery channels are built here, once, for the sender and the database alert.
  */
-export function startBackgroundWork(config: Config, stores: StatsStores | undefined, { linkMonitor, logger, timers, now }: BackgroundWorkOptions): BackgroundWork {
+export function startBackgroundWork(config: Config, stores: StatsStores | undefined, { linkMonitor, claimsWatch, logger, timers, now }: BackgroundWorkOptions): BackgroundWork {
   // Every minute each instance looks whether a check is due (server/linkHealth/linkMonitor.ts: at start-up, per LINK_CHECK_HOURS, soon after a broken answer).
   const linkCheck = linkMonitor && { everyMs: linkCheckTickMs, run: () => linkMonitor.tick() };
   if (!stores || !config.statistics) {
@@ -97,6 +100,8 @@ export function startBackgroundWork(config: Config, stores: StatsStores | undefi
       },
       // After a check it made, the instance runs the link rule at once: a second broken answer alerts within seconds.
       linkCheck: linkMonitor && { everyMs: linkCheckTickMs, run: async () => (await linkMonitor.tick()) && (await alertWatch.linkChecked()) },
+      // After a check it made, the instance runs the claims rule at once, as after a link check.
+      ...(claimsWatch ? { claimsCheck: { everyMs: claimsCheckTickMs, run: async () => (await claimsWatch.tick()) && (await alertWatch.claimsChecked()) } } : {}),
       ...(dailyBackup ? { backup: () => dailyBackup.run() } : {}),
     }),
     { logger, timers },

@@ -9,6 +9,7 @@ import { given, type Env } from './environment';
 import { parseAlertsConfig } from './alerts/alertsConfig';
 import type { AlertsConfig } from './alerts/alertTypes';
 import { defaultLinkCheckHours } from './linkHealth/linkMonitor';
+import { defaultClaimsCheckHours } from './claims/claimsWatch';
 
 export { ConfigError };
 
@@ -20,7 +21,7 @@ export interface Config {
   affiliateUrl: string;
   /**
    * The origin of the merchant's own site, whose pages the claims in shared/content/claims.ts name as
-   * their evidence; AFFILIATE_URL's origin unless set. Read and checked, but nothing fetches it yet.
+   * their evidence; AFFILIATE_URL's origin unless set. The claims watch fetches them (server/claims/claimsWatch.ts).
    */
   merchantUrl: string;
   /** Query parameter that tells the affiliate network which placement a visitor came through; off when undefined. */
@@ -40,6 +41,8 @@ export interface Config {
   adminToken: string | undefined;
   /** How often the server checks that AFFILIATE_URL still answers, besides at start-up and after a broken answer; 6 unless set; undefined (off) means never. */
   linkCheckHours: number | undefined;
+  /** How often the claims watch reads the merchant's pages (server/claims/); 24 unless set; undefined (off) means never. */
+  claimsCheckHours: number | undefined;
   /** The address the privacy policy, the terms and the about page give readers; required under an https SITE_URL. */
   contactEmail: string | undefined;
   /** The key the affiliate networks' postbacks carry; undefined means /api/conversions does not exist. */
@@ -87,6 +90,7 @@ export function loadConfig(env: Env = process.env): Config {
     statistics,
     adminToken: parseAdminToken(env.ADMIN_TOKEN),
     linkCheckHours: parseLinkCheckHours(env.LINK_CHECK_HOURS),
+    claimsCheckHours: parseClaimsCheckHours(env.CLAIMS_CHECK_HOURS),
     contactEmail: parseContactEmail(env.CONTACT_EMAIL, siteUrl),
     conversionsKey: parseConversionsKey(env, statistics !== undefined),
     alerts: parseAlertsConfig(env, siteUrl, statistics !== undefined),
@@ -261,6 +265,16 @@ function parseLinkCheckHours(raw: string | undefined): number | undefined {
   if (value === 'off' || /^0+$/.test(value)) return undefined;
   if (!/^\d+$/.test(value) || Number(value) > 720) {
     throw new ConfigError(`LINK_CHECK_HOURS must be a whole number of hours from 1 to 720, or off (or 0) for no checks, got "${raw}"`);
+  }
+  return Number(value);
+}
+
+function parseClaimsCheckHours(raw: string | undefined): number | undefined {
+  const value = given(raw);
+  if (value === undefined) return defaultClaimsCheckHours;
+  if (value === 'off') return undefined;
+  if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > 720) {
+    throw new ConfigError(`CLAIMS_CHECK_HOURS must be a whole number of hours from 1 to 720, or off for no checks, got "${raw}"`);
   }
   return Number(value);
 }

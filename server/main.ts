@@ -7,6 +7,9 @@ import { DatabaseError, openDatabase } from './db/openDatabase';
 import { createStatsStores, type StatsStores } from './statsStores';
 import { createHttpServer, shutDown } from './httpServer';
 import { memoryLinkCheckLog } from './linkHealth/linkCheckLog';
+import { ClaimsWatch, claimsCheckOff, recheckNotVerifiedMs } from './claims/claimsWatch';
+import { createSiteFetcher } from './fetching/siteFetcher';
+import { claimList } from '../shared/content/claims';
 import { LinkMonitor, linkCheckOff, recheckAfterBrokenMs, startUpSkipMs } from './linkHealth/linkMonitor';
 import { consoleLogger } from './lib/logger';
 import { ManifestError } from './manifest';
@@ -36,8 +39,22 @@ async function prepare() {
           log: stores?.linkChecks ?? memoryLinkCheckLog(),
         })
       : undefined;
+    const claimsOff = claimsCheckOff(config.merchantUrl, config.claimsCheckHours, stores !== undefined);
+    const claimsWatch =
+      !claimsOff && stores && config.claimsCheckHours
+        ? new ClaimsWatch({
+            claims: claimList,
+            merchantUrl: config.merchantUrl,
+            fetcher: createSiteFetcher(config.siteUrl),
+            store: stores.claims,
+            intervalMs: config.claimsCheckHours * 3_600_000,
+            logger: consoleLogger,
+            claimRun: stores.claimJobRun,
+            now: Date.now,
+          })
+        : undefined;
     const app = createApp(config, { stores, linkHealth: linkMonitor && (() => linkMonitor.state()) });
-    return { config, stores, linkMonitor, app };
+    return { config, stores, linkMonitor, claimsWatch, claimsOff, app };
   } catch (error) {
     if (error instanceof ConfigError || error instanceof ManifestError || error instanceof DatabaseError) fail(error.message);
     throw error;
@@ -51,7 +68,7 @@ function describeCounting(config: Config, stores: StatsStores | undefined): stri
 
 async function start() {
   const startedAt = performance.now();
-  const { config, stores, linkMonitor, app } = await prepare();
+  const { config, stores, linkMonitor, claimsWatch, claimsOff, app } = await prepare();
   if (config.affiliateUrl === SAMPLE_AFFILIATE_URL) {
     consoleLogger.info(`AFFILIATE_URL is not set: the buttons point at the sample address ${SAMPLE_AFFILIATE_URL}`);
   }
@@ -60,6 +77,11 @@ async function start() {
     linkOff
       ? `The affiliate link is not checked: ${linkOff}`
       : `Checking the affiliate link at start-up (unless checked in the last ${startUpSkipMs / 60_000} minutes), every ${config.linkCheckHours} hours, and ${recheckAfterBrokenMs / 60_000} minutes after a broken answer`,
+  );
+  consoleLogger.info(
+    claimsOff
+      ? `The claims are not checked against the merchant's pages: ${claimsOff}`
+      : `Checking the claims against ${config.merchantUrl} every ${config.claimsCheckHours} hours (at start-up when due), and every ${recheckNotVerifiedMs / 60_000} minutes while one is not verified`,
   );
   if (!config.contactEmail) {
     consoleLogger.info('CONTACT_EMAIL is not set: the policies say no contact address is published yet (required once SITE_URL is https)');
@@ -80,7 +102,7 @@ async function start() {
     const ms = (performance.now() - startedAt).toFixed(0);
     consoleLogger.info(`Auctions Guide is listening on http://${config.host}:${port} (public URL ${config.siteUrl}; ready in ${ms} ms)`);
     consoleLogger.info(describeCounting(config, stores));
-    if (!stopping) background = startBackgroundWork(config, stores, { ...(linkMonitor ? { linkMonitor } : {}), logger: consoleLogger });
+    if (!stopping) background = startBackgroundWork(config, stores, { ...(linkMonitor ? { linkMonitor } : {}), ...(claimsWatch ? { claimsWatch } : {}), logger: consoleLogger });
   });
 
   const stop = (signal: string) => {

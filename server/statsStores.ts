@@ -4,6 +4,7 @@ import { createCostStore, type CostStore } from './costs/costStore';
 import { createViewStore, type ViewStore } from './views/viewStore';
 import { createLeaveStore, type LeaveStore } from './leaves/leaveStore';
 import { databaseLinkCheckLog, type LinkCheckLog } from './linkHealth/linkCheckLog';
+import { databaseClaimStore, type ClaimStore } from './claims/claimStore';
 import { inProcessReportReader, type ReportReader } from './reports/reportReader';
 import { claimJobRun } from './jobs/jobRuns';
 import type { AppDatabase } from './db/openDatabase';
@@ -26,6 +27,8 @@ export interface StatsStores {
   /** The beacons' reports not counted, per day and reason: held in memory, written on the schedule (server/schedule/schedule.ts) and at shutdown (server/backgroundWork.ts). */
   filtered: FilteredCounter;
   linkChecks: LinkCheckLog;
+  /** The claims watch's verdicts and kept evidence (server/claims/). */
+  claims: ClaimStore;
   /** Where reports and the closing of days read (see reportReader.ts): apart from the stores that record. */
   reports: ReportReader;
   /** True for the one instance that claims a job's run for a period (see jobRuns.ts). */
@@ -45,6 +48,7 @@ export function createStatsStores(database: AppDatabase, reports: ReportReader =
     hashVisitor: createVisitorHasher(database.db),
     filtered: createFilteredCounter(database.db),
     linkChecks: databaseLinkCheckLog(database.db, claim),
+    claims: databaseClaimStore(database.db),
     reports,
     claimJobRun: claim,
   };

@@ -116,6 +116,12 @@ export class AlertWatch {
     this.report(await runRules(this.options, incidents, now(), 'link'));
   }
 
+  /** After this instance checked the claims: the claims rule at once, as after a link check. Never throws. */
+  async claimsChecked(): Promise<void> {
+    const { incidents, now = Date.now } = this.options;
+    this.report(await runRules(this.options, incidents, now(), 'claims'));
+  }
+
   private report(run: RulesRun): void {
     const { logger, available } = this.options;
     for (const { rule, subject } of run.opened) logger.error(`alert: ${rule}${subject ? ` (${subject})` : ''} opened`);

@@ -70,7 +70,7 @@ export function readClaim(claim: Claim, merchantUrl: string, readings: ReadonlyM
     if (outcome.verdict === 'contradicted') return { key, url, verdict: 'contradicted', excerpt: outcome.excerpt, found: outcome.found };
     return { key, url, verdict: 'verified', excerpt: outcome.excerpt };
   });
-  const deciding = items.reduce((worst, item) => (severity[item.verdict] > severity[worst.verdict] ? item : worst), items[0]!);
+  const deciding = decidingItem(items)!;
   return { verdict: deciding.verdict, items, deciding };
 }
 
@@ -83,4 +83,9 @@ export function withStaleness(
 ): ClaimVerdict {
   if (verdict !== 'unknown' && verdict !== 'stale') return verdict;
   return now - (lastVerifiedAt ?? firstCheckedAt) > maxAgeDays * dayMs ? 'stale' : 'unknown';
+}
+
+/** The item that decides a claim's verdict: the first of the worst outcomes. */
+export function decidingItem(items: readonly ItemOutcome[]): ItemOutcome | undefined {
+  return items.reduce<ItemOutcome | undefined>((worst, item) => (worst === undefined || severity[item.verdict] > severity[worst.verdict] ? item : worst), undefined);
 }

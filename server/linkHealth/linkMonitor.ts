@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Logger } from '../lib/logger';
 import { firstLine, messageOf } from '../lib/errorText';
+import { isDocumentationHost } from '../lib/documentationHost';
 import { checkLink, type LinkCheckResult } from './checkLink';
 import type { LinkCheckLog } from './linkCheckLog';
 
@@ -195,6 +196,6 @@ export class LinkMonitor {
 export function linkCheckOff(url: string, everyHours: number | undefined): string | undefined {
   if (everyHours === undefined) return 'LINK_CHECK_HOURS is off';
   const host = URL.canParse(url) ? new URL(url).hostname : '';
-  if (/(^|\.)example\.(com|net|org)$|\.(example|test|invalid)$/.test(host)) return `AFFILIATE_URL is on ${host}, a documentation address no partner answers`;
+  if (isDocumentationHost(host)) return `AFFILIATE_URL is on ${host}, a documentation address no partner answers`;
   return undefined;
 }

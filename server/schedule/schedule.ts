@@ -28,6 +28,8 @@ export interface ScheduledWork {
   };
   /** Unless LINK_CHECK_HOURS is off, with or without the database: each run looks whether a check is due (server/linkHealth/linkMonitor.ts). */
   linkCheck?: { everyMs: number; run(): Promise<unknown> };
+  /** Unless CLAIMS_CHECK_HOURS is off, with the database: each run looks whether a check of the claims is due (server/claims/claimsWatch.ts). */
+  claimsCheck?: { everyMs: number; run(): Promise<unknown> };
   /** With BACKUP_DIR set (SQLite only): today's copy of CLICKS_DB, unless made already (server/backup/dailyBackup.ts). */
   backup?(): Promise<unknown>;
 }
@@ -37,7 +39,7 @@ export interface ScheduledWork {
  * this; runSchedule.ts runs it). None overlaps itself, none keeps the process alive, none runs long work
  * on the serving thread. A new timer is a line here (and its part of ScheduledWork).
  */
-export function instanceSchedule({ statistics: s, linkCheck, backup }: ScheduledWork): ScheduledTask[] {
+export function instanceSchedule({ statistics: s, linkCheck, claimsCheck, backup }: ScheduledWork): ScheduledTask[] {
   const table: (ScheduledTask | false | undefined)[] = [
     s && { name: 'maintenance', everyMs: maintenanceIntervalMs, atStart: true, claim: { job: 'fold', per: 'UTC day' }, run: s.maintain },
     s?.recordRelease && { name: 'recording the release', everyMs: maintenanceIntervalMs, atStart: true, run: s.recordRelease },
@@ -48,6 +50,7 @@ export function instanceSchedule({ statistics: s, linkCheck, backup }: Scheduled
     s && { name: 'the alert watch', everyMs: watchTickMs, atStart: true, claim: { job: 'watch', per: '5-minute period' }, run: s.watch },
     backup && { name: 'the daily backup', everyMs: backupCheckIntervalMs, atStart: true, run: backup },
     linkCheck && { name: 'the link check', everyMs: linkCheck.everyMs, atStart: true, claim: { job: 'link-check', per: 'due check (start-up, LINK_CHECK_HOURS, re-check)' }, run: linkCheck.run },
+    claimsCheck && { name: 'the claims check', everyMs: claimsCheck.everyMs, atStart: true, claim: { job: 'claims-check', per: 'due check (CLAIMS_CHECK_HOURS, a claim not verified every 15 min)' }, run: claimsCheck.run },
   ];
   return table.filter((task): task is ScheduledTask => Boolean(task));
 }

@@ -12,6 +12,7 @@ const nothing = async () => {};
 const everything: ScheduledWork = {
   statistics: { maintain: nothing, recordRelease: nothing, flushFiltered: nothing, watch: nothing, checkDigest: nothing, sendOutbox: nothing, checkDatabaseFile: () => {} },
   linkCheck: { everyMs: 3 * 3_600_000, run: nothing },
+  claimsCheck: { everyMs: 60_000, run: nothing },
   backup: nothing,
 };
 
@@ -29,6 +30,7 @@ describe('the schedule of a running instance', () => {
       { name: 'the alert watch', everyMs: 60_000, atStart: true, claim: { job: 'watch', per: '5-minute period' } },
       { name: 'the daily backup', everyMs: 3_600_000, atStart: true, claim: undefined },
       { name: 'the link check', everyMs: 3 * 3_600_000, atStart: true, claim: { job: 'link-check', per: 'due check (start-up, LINK_CHECK_HOURS, re-check)' } },
+      { name: 'the claims check', everyMs: 60_000, atStart: true, claim: { job: 'claims-check', per: 'due check (CLAIMS_CHECK_HOURS, a claim not verified every 15 min)' } },
     ]);
   });
 

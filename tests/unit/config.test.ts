@@ -14,6 +14,7 @@ describe('loadConfig', () => {
       statistics: { database: { engine: 'sqlite', file: 'data/clicks.sqlite' }, retentionDays: 400 },
       adminToken: undefined,
       linkCheckHours: 6,
+      claimsCheckHours: 24,
     });
   });
 
@@ -101,6 +102,9 @@ describe('loadConfig', () => {
       [{ LINK_CHECK_HOURS: '721' }, /^LINK_CHECK_HOURS must be/],
       [{ LINK_CHECK_HOURS: '0.5' }, /^LINK_CHECK_HOURS must be/],
       [{ LINK_CHECK_HOURS: 'never' }, /^LINK_CHECK_HOURS must be/],
+      [{ CLAIMS_CHECK_HOURS: '0' }, /^CLAIMS_CHECK_HOURS must be a whole number of hours from 1 to 720, or off for no checks, got "0"$/],
+      [{ CLAIMS_CHECK_HOURS: '721' }, /^CLAIMS_CHECK_HOURS must be/],
+      [{ CLAIMS_CHECK_HOURS: '1.5' }, /^CLAIMS_CHECK_HOURS must be/],
     ])('rejects %j', (env, message) => {
       expect(() => loadConfig(env)).toThrow(ConfigError);
       expect(() => loadConfig(env)).toThrow(message);
@@ -115,6 +119,14 @@ describe('loadConfig', () => {
       expect(config.adminToken).toBe('a'.repeat(24));
       expect(config.linkCheckHours).toBe(3);
       expect(loadConfig({ LINK_CHECK_HOURS: '0' }).linkCheckHours).toBeUndefined();
+    });
+
+    it('checks the claims every 24 hours when CLAIMS_CHECK_HOURS is unset or blank, every N from 1 to 720, and never with off', () => {
+      expect(loadConfig({}).claimsCheckHours).toBe(24);
+      expect(loadConfig({ CLAIMS_CHECK_HOURS: ' ' }).claimsCheckHours).toBe(24);
+      expect(loadConfig({ CLAIMS_CHECK_HOURS: '1' }).claimsCheckHours).toBe(1);
+      expect(loadConfig({ CLAIMS_CHECK_HOURS: '720' }).claimsCheckHours).toBe(720);
+      expect(loadConfig({ CLAIMS_CHECK_HOURS: 'off' }).claimsCheckHours).toBeUndefined();
     });
 
     it('checks the link every 6 hours when LINK_CHECK_HOURS is unset or blank, and never with off', () => {

@@ -1,3 +1,4 @@
+import { claimsRule } from './claimsRule';
 import { databaseRule } from './databaseRule';
 import { linkRule } from './linkRule';
 import { salesRule } from './salesRule';
@@ -10,7 +11,7 @@ import type { AlertRuleDefinition } from './alertRuleDefinition';
  * Every alert rule, in the order the watch runs them. A new rule is a file in this folder exporting its
  * AlertRuleDefinition (name, title, read, its texts) and one line here; its name becomes an AlertRule.
  */
-export const alertRules = [linkRule, salesRule, viewsSilenceRule, clicksSilenceRule, spendRule, untrackedRule, databaseRule] as const;
+export const alertRules = [linkRule, salesRule, viewsSilenceRule, clicksSilenceRule, spendRule, untrackedRule, claimsRule, databaseRule] as const;
 
 const byName: ReadonlyMap<string, AlertRuleDefinition> = new Map(alertRules.map((rule) => [rule.name, rule]));
 
