@@ -1,3 +1,8 @@
+import { startBackgroundWork } from '../../server/backgroundWork';
+import { createStatsStores } from '../../server/statsStores';
+import { manualTimers } from '../support/manualTimers';
+import { testConfig } from '../support/testApp';
+import { waitUntil } from '../support/waitUntil';
 import { createIncidentStore, type IncidentStore } from '../../server/alerts/incidents';
 import { runRules } from '../../server/alerts/watch';
 import { databaseClaimStore } from '../../server/claims/claimStore';
@@ -90,6 +95,26 @@ describe.each(engines)('the claims watch and the claims rule (%s)', (engine) => 
     clock += hour;
     await claims.tick();
     expect((await rules()).closed).toEqual([{ rule: 'claims', subject: 'refundWindow (can’t verify)' }]);
+  });
+
+  it('checks from the schedule at start-up when due, and runs the claims rule after its check', async () => {
+    const stores = createStatsStores(database.opened.database);
+    const timers = manualTimers();
+    merchant.answers.set('/refund-policy', withEtag(refundPage.replace('60-day', '30-day')));
+    const background = startBackgroundWork(testConfig({ CLAIMS_CHECK_HOURS: '24' }), stores, { claimsWatch: watch(), logger: silentLogger, timers: timers.timers });
+    try {
+      await timers.advance(0);
+      await waitUntil('the start-up check to be saved', async () => (await stores.claims.states()).size === claimList.length);
+      expect((await stores.claims.states()).get('refundWindow')!.verdict).toBe('contradicted');
+      // An hour later (four re-checks of a claim not verified), the check's own run of the rule opens the incident.
+      clock += hour;
+      await timers.advance(60 * minute);
+      await background.settled();
+      await waitUntil('the claims incident', async () => (await incidents.openIncidents()).some((incident) => incident.rule === 'claims'));
+    } finally {
+      background.stop();
+      await background.finish();
+    }
   });
 
   it('lets two instances on one database fetch each page once per period', async () => {
