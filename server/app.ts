@@ -29,6 +29,9 @@ import type { Experiment } from '../shared/experiments/experiment';
 import { paths } from '../shared/routes';
 import { homeVariantKey } from './experiments/variantAssignment';
 import { readAlertsOverview } from './alerts/alertsOverview';
+import { readClaimsOverview } from './claims/claimsOverview';
+import { claimsCheckOff } from './claims/claimsWatch';
+import { claimList } from '../shared/content/claims';
 import { alertChannels } from './alerts/alertsConfig';
 
 export interface AppOptions {
@@ -179,6 +182,7 @@ export function createApp(config: Config, options: AppOptions = {}): express.Exp
         databaseName: stores?.database.name,
         linkHealth: options.linkHealth,
         readAlerts: stores && ((range) => readAlertsOverview(stores.database.db, alertChannels(config.alerts), Date.now(), range)),
+        readClaims: stores && (() => readClaimsOverview(stores.claims, claimList, Date.now(), claimsCheckOff(config.merchantUrl, config.claimsCheckHours, true))),
         logger,
       }),
     );

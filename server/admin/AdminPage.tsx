@@ -18,6 +18,8 @@ import { PlacementTable } from './PlacementTable';
 import { ReachPages } from './ReachPages';
 import { ReleaseTable } from './ReleaseTable';
 import { Caption, ScrollBox } from './ScrollBox';
+import { ClaimsCard } from './ClaimsCard';
+import type { ClaimsOverview } from '../claims/claimsOverview';
 import { SourceTable } from './SourceTable';
 import { adminCampaigns, SpendTable } from './SpendTable';
 import { ColumnHeads } from './ColumnHeads';
@@ -34,6 +36,8 @@ export interface AdminPageProps {
   rangeError?: string;
   /** Undefined when the server does not check the link (LINK_CHECK_HOURS=off, or a documentation AFFILIATE_URL). */
   linkHealth: LinkHealthState | undefined;
+  /** The Claims card: each claim's verdict against the merchant's pages; undefined when click counting is off. */
+  claims?: ClaimsOverview;
   /** The open incidents and the last 30 days' alerts (server/alerts/); undefined when click counting is off. */
   alerts?: AlertsOverview;
   affiliateUrl: string;
@@ -229,7 +233,7 @@ export function AdminSlowReportPage({ reason }: { reason: string }) {
  * breakdowns as cards side by side, the long per-day tables folded, alerts and link health last (a broken
  * link or an open alert still leads the page as a banner). Rendered per request, never cached.
  */
-export function AdminPage({ report, rangeError, linkHealth, affiliateUrl, alerts, metric: askedMetric, rangeQuery = '' }: AdminPageProps) {
+export function AdminPage({ report, rangeError, linkHealth, affiliateUrl, alerts, claims, metric: askedMetric, rangeQuery = '' }: AdminPageProps) {
   const openAlerts = alerts?.open.length ?? 0;
   return (
     <AdminDocument title="Admin: affiliate funnel">
@@ -249,7 +253,7 @@ export function AdminPage({ report, rangeError, linkHealth, affiliateUrl, alerts
           <LinkHealthLine linkHealth={linkHealth} />
         </>
       ) : (
-        <ReportSections report={report} rangeError={rangeError} linkHealth={linkHealth} alerts={alerts} askedMetric={askedMetric} rangeQuery={rangeError ? '' : rangeQuery} />
+        <ReportSections report={report} rangeError={rangeError} linkHealth={linkHealth} alerts={alerts} claims={claims} askedMetric={askedMetric} rangeQuery={rangeError ? '' : rangeQuery} />
       )}
     </AdminDocument>
   );
@@ -260,12 +264,13 @@ function ReportSections({
   rangeError,
   linkHealth,
   alerts,
+  claims,
   askedMetric,
   rangeQuery,
-}: Pick<AdminPageProps, 'rangeError' | 'linkHealth' | 'alerts'> & { report: FunnelReport; askedMetric: string | undefined; rangeQuery: string }) {
+}: Pick<AdminPageProps, 'rangeError' | 'linkHealth' | 'alerts' | 'claims'> & { report: FunnelReport; askedMetric: string | undefined; rangeQuery: string }) {
   const { metric, note } = chartMetricFor(askedMetric, report);
   const placementMetrics = chartMetricsOf(report).filter((candidate) => candidate.key.startsWith('clicks-') || candidate.key === 'clicks');
-  const sections = (Object.keys(adminSections) as (keyof typeof adminSections)[]).filter((id) => id !== 'alerts' || alerts);
+  const sections = (Object.keys(adminSections) as (keyof typeof adminSections)[]).filter((id) => (id !== 'alerts' || alerts) && (id !== 'claims' || claims));
   const incidents = alerts?.inRange ?? [];
   return (
     <>
@@ -393,6 +398,7 @@ function ReportSections({
           <DailySourceTable days={report.days} />
         </details>
       </section>
+      {claims && <ClaimsCard claims={claims} />}
       {alerts && (
         <div id="alerts">
           <AlertsPanel alerts={alerts} />

@@ -3,6 +3,7 @@ import { reportRange, ReportRangeError, type ReportRange } from '../dayCounts/re
 import { SlowReportError } from '../funnelReport/slowReport';
 import type { LinkHealthState } from '../linkHealth/linkMonitor';
 import type { AlertsOverview } from '../alerts/alertsOverview';
+import type { ClaimsOverview } from '../claims/claimsOverview';
 import type { Logger } from '../lib/logger';
 import { adminHtml, adminReportHtml, type AdminPageContext } from './adminHtml';
 import { requireAdminToken, setPrivateHeaders } from './adminAuth';
@@ -22,6 +23,8 @@ export interface AdminRouteOptions {
   linkHealth: (() => Promise<LinkHealthState>) | undefined;
   /** The Alerts section's incidents: a few bounded reads, made here like linkHealth; undefined when click counting is off. */
   readAlerts?: (range: ReportRange) => Promise<AlertsOverview>;
+  /** The Claims card: each claim's last verdict, one row per claim; undefined when click counting is off. */
+  readClaims?: () => Promise<ClaimsOverview>;
   logger: Logger;
 }
 
@@ -56,7 +59,7 @@ function rangeFromQuery(query: Record<string, unknown>): { range: ReportRange; e
  * is never linked from the public pages, and is neither cached nor indexed. While the database does
  * not answer it is a 503 page saying so.
  */
-export function adminRoutes({ token, affiliateUrl, readReportPage, databaseName = 'the database', linkHealth, readAlerts, logger }: AdminRouteOptions): express.Router {
+export function adminRoutes({ token, affiliateUrl, readReportPage, databaseName = 'the database', linkHealth, readAlerts, readClaims, logger }: AdminRouteOptions): express.Router {
   const router = express.Router({ caseSensitive: true, strict: true });
   router.get('/admin', requireAdminToken(token), async (req, res) => {
     setPrivateHeaders(res);
@@ -65,8 +68,8 @@ export function adminRoutes({ token, affiliateUrl, readReportPage, databaseName 
     // The chart's figure as asked; the page checks it against what it can draw (chartMetrics.ts).
     const metric = req.query.metric === undefined ? undefined : Array.isArray(req.query.metric) ? req.query.metric.join(',') : String(req.query.metric);
     try {
-      const [health, alerts] = await Promise.all([linkHealth?.(), readAlerts?.(range)]);
-      const context = { rangeError: error, linkHealth: health, affiliateUrl, metric, rangeQuery, ...(alerts ? { alerts } : {}) };
+      const [health, alerts, claims] = await Promise.all([linkHealth?.(), readAlerts?.(range), readClaims?.()]);
+      const context = { rangeError: error, linkHealth: health, affiliateUrl, metric, rangeQuery, ...(alerts ? { alerts } : {}), ...(claims ? { claims } : {}) };
       res.send(readReportPage ? await readReportPage(range, context) : adminReportHtml({ ...context, report: undefined }));
     } catch (failure) {
       // With click counting off there is no database to blame: that is a fault of ours, not an outage.

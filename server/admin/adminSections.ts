@@ -11,6 +11,7 @@ export const adminSections = {
   releases: 'Releases',
   'not-counted': 'Not counted, and why',
   'every-day': 'Day by day',
+  claims: 'Claims',
   alerts: 'Alerts',
   'link-health': 'Link health',
 } as const;

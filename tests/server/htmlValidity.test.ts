@@ -24,6 +24,7 @@ import { adminToken, basicAuth, openAdminApp } from '../support/adminApp';
 import { createCostStore } from '../../server/costs/costStore';
 import { openTestDatabase } from '../support/engines';
 import { nuHtmlErrors } from '../support/nuHtmlChecker';
+import { writeClaimRows } from '../support/claimRows';
 import { click, conversion, view } from '../support/storeRows';
 import { useTempDir } from '../support/tempDir';
 import { testAffiliateUrl, testConfig } from '../support/testApp';
@@ -95,6 +96,7 @@ async function adminPage(): Promise<string> {
       { day: '2026-11-19', source: 'www.google.com', campaign: 'spring', content: 'ad-1', amountMicros: 3_000_000, currency: 'EUR' },
       { day: '2026-11-19', source: 'newsletter', campaign: 'november', content: 'banner', amountMicros: 5_000_000, currency: 'USD' },
     ]);
+    await writeClaimRows(db, Date.now());
     const { text } = await request(app).get('/admin?from=2026-11-18&to=2026-11-21').set('Authorization', basicAuth(adminToken)).expect(200);
     return text;
   } finally {

@@ -9,7 +9,7 @@ export async function writeClaimRows(db: Kysely<Schema>, now: number): Promise<v
   const item = { key: '0:abc', url: 'https://merchant.example.com/refund-policy', verdict: 'verified' as const, excerpt: 'a 60-day money-back guarantee' };
   const state = { claimId: 'refundWindow', verdict: 'verified' as const, since: now - 7_200_000, checkedAt: now - 7_200_000, verifiedAt: now - 7_200_000, firstCheckedAt: now - 7_200_000, items: [item] };
   await store.save(state, { claimId: 'refundWindow', recordedAt: now - 7_200_000, verdict: 'verified', url: item.url, excerpt: item.excerpt, excerptHash: 'a'.repeat(64), pageGzip: gzipSync('<p>a 60-day money-back guarantee</p>') });
-  await store.save({ ...state, verdict: 'unknown', since: now, checkedAt: now, items: [{ ...item, verdict: 'unknown', reason: 'timed out after 15000 ms' }] }, {
+  await store.save({ ...state, verdict: 'unknown', since: now, checkedAt: now, items: [{ key: item.key, url: item.url, verdict: 'unknown', reason: 'timed out after 15000 ms' }] }, {
     claimId: 'refundWindow',
     recordedAt: now,
     verdict: 'unknown',
