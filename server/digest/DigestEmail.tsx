@@ -99,6 +99,12 @@ export function DigestEmail({ content, title }: { content: DigestContent; title:
             <h2>Incidents</h2>
             <IncidentList incidents={content.incidents} />
           </div>
+          {content.claimsLine && (
+            <div className="card">
+              <h2>Claims</h2>
+              <p>{content.claimsLine}</p>
+            </div>
+          )}
           <p className="links">
             <a href={adminRangeUrl(siteUrl, week.current)}>These 7 days on /admin</a> ·{' '}
             <a href={adminRangeUrl(siteUrl, week.previous)}>the 7 before</a>

@@ -8,10 +8,15 @@ import type { DigestWeek } from './digestWeek';
 import type { Incident } from '../alerts/incidents';
 import { incidentTitle } from '../alerts/alertMessage';
 import { readWeekIncidents } from './weekIncidents';
+import { databaseClaimStore } from '../claims/claimStore';
+import { readClaimsOverview } from '../claims/claimsOverview';
+import { claimList } from '../../shared/content/claims';
 
 /** What the digest is written with besides the database: the public origin its links start with. */
 export interface DigestContext {
   siteUrl: string;
+  /** The moment claims' staleness is reckoned at; now unless given. */
+  now?: number;
 }
 
 /** Everything the digest says, read once; its HTML and its text are both written from this. */
@@ -22,6 +27,8 @@ export interface DigestContent {
   previous: FunnelReport;
   figures: ComparedFigure[];
   incidents: Incident[];
+  /** One line when the claims watch has checked and some claim is not verified (issue 42); undefined otherwise. */
+  claimsLine?: string;
 }
 
 /** How many sources the digest lists; the rest are added up, as on /admin. */
@@ -43,14 +50,25 @@ export async function readDigestContent(
   db: Kysely<Schema>,
   readFunnel: (range: ReportRange, options?: FunnelReportOptions) => Promise<FunnelReport>,
   week: DigestWeek,
-  { siteUrl }: DigestContext,
+  { siteUrl, now = Date.now() }: DigestContext,
 ): Promise<DigestContent> {
-  const [current, previous, incidents] = await Promise.all([
+  const [current, previous, incidents, claimsLine] = await Promise.all([
     readFunnel(week.current, currentOptions),
     readFunnel(week.previous, previousOptions),
     readWeekIncidents(db, week.current),
+    readClaimsLine(db, now),
   ]);
-  return { week, siteUrl, current, previous, figures: comparedFigures(current, previous), incidents };
+  return { week, siteUrl, current, previous, figures: comparedFigures(current, previous), incidents, ...(claimsLine ? { claimsLine } : {}) };
+}
+
+/** "2 of 8 claims about the offer are not verified: refundWindow (contradicted), …", once the watch has checked. */
+async function readClaimsLine(db: Kysely<Schema>, now: number): Promise<string | undefined> {
+  const store = databaseClaimStore(db);
+  if ((await store.states()).size === 0) return undefined;
+  const { claims } = await readClaimsOverview(store, claimList, now);
+  const notVerified = claims.filter((claim) => claim.verdict !== 'verified');
+  if (notVerified.length === 0) return undefined;
+  return `${notVerified.length} of ${claims.length} claims about the offer are not verified: ${notVerified.map((claim) => `${claim.id} (${claim.verdict})`).join(', ')}. See Claims on /admin.`;
 }
 
 /** /admin showing a range: where the digest's links go. */

@@ -36,6 +36,7 @@ export function digestText(content: DigestContent): string {
       ? ['No incidents: no alert was raised this week.']
       : incidents.map((incident) => `- ${incidentHeading(incident)}, ${incidentSpan(incident)}: ${incident.summary}${incident.recovery ? ` ${incident.recovery}` : ''}`)),
     '',
+    ...(content.claimsLine ? ['Claims', content.claimsLine, ''] : []),
     `These 7 days on /admin: ${adminRangeUrl(siteUrl, week.current)}`,
     `The 7 before: ${adminRangeUrl(siteUrl, week.previous)}`,
   ];

@@ -120,6 +120,7 @@ async function digestEmail(): Promise<string> {
       { day: '2026-01-13', source: 'newsletter', campaign: '', content: '', amountMicros: 9_000_000, currency: 'USD' },
       { day: '2026-01-13', source: 'newsletter', campaign: 'january', content: 'banner', amountMicros: 4_000_000, currency: 'USD' },
     ]);
+    await writeClaimRows(db, Date.parse('2026-01-18T12:00:00Z'));
     const message = await inProcessReportReader(db).readDigest(weekEnding('2026-01-18', '2026-W04'), { siteUrl: 'https://auctions.example.com' });
     if (!message.html) throw new Error('the digest has no HTML part');
     return message.html;
