@@ -3,9 +3,10 @@ import type { Kysely } from 'kysely';
 import { databaseClaimStore } from '../../server/claims/claimStore';
 import type { Schema } from '../../server/db/schema';
 
-/** A claim's verdict and two pieces of evidence (one with its page), written as the claims watch writes them. */
+/** A claim's verdict, two pieces of evidence (one with its page) and a page's validators, written as the claims watch writes them. */
 export async function writeClaimRows(db: Kysely<Schema>, now: number): Promise<void> {
   const store = databaseClaimStore(db);
+  await store.saveValidators('https://merchant.example.com/refund-policy', { etag: '"v1"', lastModified: 'Sat, 28 Nov 2026 10:00:00 GMT' }, now - 7_200_000);
   const item = { key: '0:abc', url: 'https://merchant.example.com/refund-policy', verdict: 'verified' as const, excerpt: 'a 60-day money-back guarantee' };
   const state = { claimId: 'refundWindow', verdict: 'verified' as const, since: now - 7_200_000, checkedAt: now - 7_200_000, verifiedAt: now - 7_200_000, firstCheckedAt: now - 7_200_000, items: [item] };
   await store.save(state, { claimId: 'refundWindow', recordedAt: now - 7_200_000, verdict: 'verified', url: item.url, excerpt: item.excerpt, excerptHash: 'a'.repeat(64), pageGzip: gzipSync('<p>a 60-day money-back guarantee</p>') });
