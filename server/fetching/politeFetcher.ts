@@ -153,8 +153,8 @@ export class PoliteFetcher {
   }
 
   /**
-   * RFC 9309 2.3.1: a 2xx is read; a 4xx (no robots.txt) allows everything; a 5xx or no answer disallows
-   * everything. Its redirects are followed (at most 5) on the same origin's rules of address.
+   * RFC 9309 2.3.1: a 2xx is read; a 4xx (no robots.txt) allows everything; a 5xx, a 429 or no answer
+   * disallows everything, and is asked again after robotsUnreachableAgeMs. Its redirects are followed (at most 5) on the same origin's rules of address.
    */
   private async readRobots(url: URL, signal: AbortSignal): Promise<{ rules: RobotsRules; ageMs: number }> {
     let current = new URL('/robots.txt', url.origin).href;
@@ -180,7 +180,8 @@ export class PoliteFetcher {
         return { rules: parseRobotsTxt(body.toString('utf8'), this.options.productToken), ageMs: this.robotsAgeMs };
       }
       await response.body?.cancel().catch(() => {});
-      if (response.status >= 400 && response.status < 500) return { rules: allowEverything, ageMs: this.robotsAgeMs };
+      // A 429 is a server asking for time, not a missing file: read as unreachable, as 5xx (Google reads it so too).
+      if (response.status >= 400 && response.status < 500 && response.status !== 429) return { rules: allowEverything, ageMs: this.robotsAgeMs };
       return { rules: disallowEverything, ageMs: robotsUnreachableAgeMs };
     }
     // RFC 9309: more than five redirects may be read as unavailable (4xx), so as allowing everything.
