@@ -7,6 +7,7 @@ import { DatabaseError, openDatabase } from './db/openDatabase';
 import { createStatsStores, type StatsStores } from './statsStores';
 import { createHttpServer, shutDown } from './httpServer';
 import { memoryLinkCheckLog } from './linkHealth/linkCheckLog';
+import { checkLink } from './linkHealth/checkLink';
 import { ClaimsWatch, claimsCheckOff, recheckNotVerifiedMs } from './claims/claimsWatch';
 import { createSiteFetcher } from './fetching/siteFetcher';
 import { claimList } from '../shared/content/claims';
@@ -30,11 +31,14 @@ async function prepare() {
     const database = config.statistics && (await openDatabase(config.statistics.database, { logger: consoleLogger }));
     const stores: StatsStores | undefined =
       database && config.statistics ? createStatsStores(database, openReportReader(config.statistics.database, database.db)) : undefined;
+    // One fetcher for the link check and the claims watch: one request at a time per host, robots.txt and Retry-After shared.
+    const fetcher = createSiteFetcher(config.siteUrl);
     const linkMonitor = !linkCheckOff(config.affiliateUrl, config.linkCheckHours) && config.linkCheckHours
       ? new LinkMonitor({
           url: config.affiliateUrl,
           intervalMs: config.linkCheckHours * 3_600_000,
           logger: consoleLogger,
+          check: (url) => checkLink(url, { fetcher }),
           // Shared through the database when there is one, so instances take turns and show the same state.
           log: stores?.linkChecks ?? memoryLinkCheckLog(),
         })
@@ -45,7 +49,7 @@ async function prepare() {
         ? new ClaimsWatch({
             claims: claimList,
             merchantUrl: config.merchantUrl,
-            fetcher: createSiteFetcher(config.siteUrl),
+            fetcher,
             store: stores.claims,
             intervalMs: config.claimsCheckHours * 3_600_000,
             logger: consoleLogger,

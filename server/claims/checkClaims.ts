@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import type { Claim } from '../../shared/content/claimTypes';
-import type { FetchResult, Validators } from '../fetching/politeFetcher';
+import type { FetchOptions, FetchResult } from '../fetching/politeFetcher';
 import { evidenceUrl, itemKey, readClaim, withStaleness, type ClaimReading, type ItemOutcome } from './claimVerdict';
 import type { ClaimState, ClaimStore, KeptEvidence } from './claimStore';
 import { readPage, type PageReading } from './pageReading';
@@ -9,7 +9,7 @@ import { readPage, type PageReading } from './pageReading';
 export interface ClaimsCheckInput {
   claims: readonly Claim[];
   merchantUrl: string;
-  fetcher: { fetch(url: string, validators?: Validators): Promise<FetchResult> };
+  fetcher: { fetch(url: string, options?: FetchOptions): Promise<FetchResult> };
   store: ClaimStore;
   now: () => number;
 }
@@ -40,7 +40,8 @@ export async function checkClaims({ claims, merchantUrl, fetcher, store, now }: 
   await Promise.all(
     [...itemsByUrl].map(async ([url, items]) => {
       const kept = items.every(({ claim, key }) => states.get(claim.id)?.items.some((item) => item.key === key && item.verdict !== 'unknown'));
-      const reading = readPage(await fetcher.fetch(url, kept ? validators.get(url) : undefined));
+      const known = kept ? validators.get(url) : undefined;
+      const reading = readPage(await fetcher.fetch(url, known ? { validators: known } : {}));
       readings.set(url, reading);
       if (reading.kind !== 'read') return;
       const { etag, lastModified } = reading.validators;

@@ -31,13 +31,27 @@ export interface Validators {
   lastModified?: string;
 }
 
-export type FetchResult =
-  /** The server answered (any status but 304) and its body, up to the cap, was read. */
-  | { outcome: 'answered'; url: string; finalUrl: string; status: number; body: Buffer; truncated: boolean; validators: Validators; contentType: string }
+export type FetchResult = (
+  /** The server answered (any status but 304) and its body, up to the cap, was read (none when not asked for). */
+  | { outcome: 'answered'; status: number; body: Buffer; truncated: boolean; validators: Validators; contentType: string }
   /** 304: the page is as it was when it carried the validators sent. */
-  | { outcome: 'notModified'; url: string; finalUrl: string }
+  | { outcome: 'notModified' }
   /** No answer to read: the reason in one line (robots.txt, a Retry-After still running, network, timeout, redirects). */
-  | { outcome: 'failed'; url: string; finalUrl: string; reason: string; status?: number };
+  | { outcome: 'failed'; reason: string }
+) & {
+  url: string;
+  /** The last address asked: url itself without a redirect. */
+  finalUrl: string;
+  /** How many redirects were followed. */
+  redirects: number;
+};
+
+export interface FetchOptions {
+  /** Validators of the last answer: the request is conditional. */
+  validators?: Validators;
+  /** False: the body is dropped unread (a link check wants only the status). Default true. */
+  readBody?: boolean;
+}
 
 export const defaultFetchTimeoutMs = 15_000;
 export const defaultMaxBytes = 3 * 1024 * 1024;
@@ -63,7 +77,7 @@ export class PoliteFetcher {
   /** The tail of each host's queue: one request at a time per host. */
   private readonly queues = new Map<string, Promise<void>>();
   /** Each origin's robots.txt, and until when it is trusted. */
-  private readonly robots = new Map<string, { rules: RobotsRules; until: number }>();
+  private readonly robots = new Map<string, RobotsReading & { until: number }>();
   /** Each host's Retry-After: no request to it before this time. */
   private readonly waits = new Map<string, number>();
 
@@ -83,19 +97,21 @@ export class PoliteFetcher {
   }
 
   /** GETs url (validators make it conditional), following redirects under the rules above. */
-  async fetch(url: string, validators: Validators = {}): Promise<FetchResult> {
+  async fetch(url: string, { validators = {}, readBody = true }: FetchOptions = {}): Promise<FetchResult> {
     const signal = AbortSignal.timeout(this.timeoutMs);
     let current = url;
-    const failed = (reason: string, status?: number): FetchResult => ({ outcome: 'failed', url, finalUrl: current, reason, ...(status === undefined ? {} : { status }) });
+    let redirects = 0;
+    const failed = (reason: string): FetchResult => ({ outcome: 'failed', url, finalUrl: current, redirects, reason });
     try {
-      for (let redirects = 0; ; redirects += 1) {
+      for (;; redirects += 1) {
         const refusal = addressRefusal(current);
         if (refusal) return failed(refusal);
         const parsed = new URL(current);
         const hop = await this.exclusive(parsed.host, async (): Promise<FetchResult | { location: string }> => {
           const waiting = this.waitingUntil(current);
           if (waiting !== undefined) return failed(`the site asked to wait (Retry-After) until ${new Date(waiting).toISOString()}`);
-          const rules = await this.robotsFor(parsed, signal);
+          const { rules, unreachable } = await this.robotsFor(parsed, signal);
+          if (unreachable !== undefined) return failed(unreachable);
           if (!rules.allows(parsed.pathname + parsed.search)) return failed(`robots.txt of ${parsed.origin} disallows ${parsed.pathname}${parsed.search}`);
           if (this.waitingUntil(current) !== undefined) return failed(`the site asked to wait (Retry-After) until ${new Date(this.waits.get(parsed.host)!).toISOString()}`);
           const response = await fetch(current, { redirect: 'manual', signal, headers: this.headers(validators) });
@@ -107,15 +123,17 @@ export class PoliteFetcher {
           }
           if (response.status === 304) {
             await response.body?.cancel().catch(() => {});
-            return { outcome: 'notModified', url, finalUrl: current };
+            return { outcome: 'notModified', url, finalUrl: current, redirects };
           }
-          const { body, truncated } = await readCapped(response, this.maxBytes);
+          if (!readBody) await response.body?.cancel().catch(() => {});
+          const { body, truncated } = readBody ? await readCapped(response, this.maxBytes) : { body: Buffer.alloc(0), truncated: false };
           const etag = response.headers.get('etag');
           const lastModified = response.headers.get('last-modified');
           return {
             outcome: 'answered',
             url,
             finalUrl: current,
+            redirects,
             status: response.status,
             body,
             truncated,
@@ -143,20 +161,20 @@ export class PoliteFetcher {
   }
 
   /** The origin's robots.txt, fetched when not known or older than its age; called inside the host's turn. */
-  private async robotsFor(url: URL, signal: AbortSignal): Promise<RobotsRules> {
+  private async robotsFor(url: URL, signal: AbortSignal): Promise<RobotsReading> {
     const known = this.robots.get(url.origin);
-    if (known && known.until > this.now()) return known.rules;
-    const { rules, ageMs } = await this.readRobots(url, signal);
+    if (known && known.until > this.now()) return known;
+    const { ageMs, ...reading } = await this.readRobots(url, signal);
     bounded(this.robots, maximumHosts);
-    this.robots.set(url.origin, { rules, until: this.now() + ageMs });
-    return rules;
+    this.robots.set(url.origin, { ...reading, until: this.now() + ageMs });
+    return reading;
   }
 
   /**
    * RFC 9309 2.3.1: a 2xx is read; a 4xx (no robots.txt) allows everything; a 5xx, a 429 or no answer
    * disallows everything, and is asked again after robotsUnreachableAgeMs. Its redirects are followed (at most 5) on the same origin's rules of address.
    */
-  private async readRobots(url: URL, signal: AbortSignal): Promise<{ rules: RobotsRules; ageMs: number }> {
+  private async readRobots(url: URL, signal: AbortSignal): Promise<RobotsReading & { ageMs: number }> {
     let current = new URL('/robots.txt', url.origin).href;
     for (let redirects = 0; redirects <= defaultMaxRedirects; redirects += 1) {
       let response: Response;
@@ -164,7 +182,8 @@ export class PoliteFetcher {
         response = await fetch(current, { redirect: 'manual', signal, headers: this.headers({}) });
       } catch (error) {
         if (signal.aborted) throw error;
-        return { rules: disallowEverything, ageMs: robotsUnreachableAgeMs };
+        // The host does not answer: its robots.txt is unreachable, and so is the page; the network's reason says most.
+        return { rules: disallowEverything, unreachable: describeFetchError(error), ageMs: robotsUnreachableAgeMs };
       }
       this.noteRetryAfter(url.host, response);
       const location = response.headers.get('location');
@@ -182,7 +201,11 @@ export class PoliteFetcher {
       await response.body?.cancel().catch(() => {});
       // A 429 is a server asking for time, not a missing file: read as unreachable, as 5xx (Google reads it so too).
       if (response.status >= 400 && response.status < 500 && response.status !== 429) return { rules: allowEverything, ageMs: this.robotsAgeMs };
-      return { rules: disallowEverything, ageMs: robotsUnreachableAgeMs };
+      return {
+        rules: disallowEverything,
+        unreachable: `robots.txt of ${url.origin} answered ${response.status}, which disallows everything until it answers (RFC 9309)`,
+        ageMs: robotsUnreachableAgeMs,
+      };
     }
     // RFC 9309: more than five redirects may be read as unavailable (4xx), so as allowing everything.
     return { rules: allowEverything, ageMs: this.robotsAgeMs };
@@ -214,13 +237,20 @@ export class PoliteFetcher {
   }
 }
 
+/** robots.txt as read: its rules, and why it could not be read (a 5xx, a 429, no answer), when it could not. */
+interface RobotsReading {
+  rules: RobotsRules;
+  unreachable?: string;
+}
+
 /** Why an address is not fetched: not http(s), or http:// off the loopback. */
 function addressRefusal(url: string): string | undefined {
-  if (!URL.canParse(url)) return `not an address: ${url}`;
+  if (!URL.canParse(url)) return `not an http:// or https:// address: ${url}`;
   const parsed = new URL(url);
   if (parsed.protocol === 'https:') return undefined;
   if (parsed.protocol === 'http:' && isLoopbackHost(parsed.hostname)) return undefined;
-  return `refused to fetch ${parsed.protocol === 'http:' ? 'an http:// address off the loopback' : 'an address that is not https://'}: ${url}`;
+  if (parsed.protocol === 'http:') return `refused to fetch an http:// address off the loopback: ${url}`;
+  return `not an http:// or https:// address: ${url}`;
 }
 
 function hostOf(url: string): string | undefined {

@@ -1,5 +1,6 @@
 import { STATUS_CODES } from 'node:http';
-import { errorCode, fieldsOf, firstLine, messageOf } from '../lib/errorText';
+import { PoliteFetcher } from '../fetching/politeFetcher';
+import { productToken } from '../fetching/siteFetcher';
 
 /**
  * 'broken' means the partner says the page is gone (404, 410). 'blocked' means it refused a robot
@@ -27,16 +28,20 @@ export interface LinkCheckResult {
 }
 
 export interface CheckLinkOptions {
+  /**
+   * The site's polite fetcher (server/fetching/), shared with the claims watch so both keep to one request
+   * at a time per host, robots.txt and Retry-After; its own timeout and redirect limit then apply. Without
+   * one, a fetcher of this check's own is made from the options below.
+   */
+  fetcher?: PoliteFetcher;
   /** For the whole check, redirects included; default 10000. */
   timeoutMs?: number;
-  /** Default 10. */
+  /** Default 5. */
   maxRedirects?: number;
   userAgent?: string;
 }
 
 export const DEFAULT_USER_AGENT = 'AuctionsGuideLinkCheck/1.0 (affiliate link health check)';
-
-const redirectStatuses = new Set([301, 302, 303, 307, 308]);
 
 function verdictFor(status: number): LinkVerdict {
   if (status >= 200 && status < 300) return 'ok';
@@ -46,77 +51,22 @@ function verdictFor(status: number): LinkVerdict {
 }
 
 /**
- * Fetches url as a visitor's browser would (GET, following redirects), and says whether the page is there.
- * Never throws: a bad address, a network failure or a timeout is a result with verdict 'error'.
+ * Fetches url as a visitor's browser would (GET, following redirects), under the polite fetcher's rules
+ * (robots.txt, Retry-After, at most 5 redirects, never to http:// off the loopback), and says whether the
+ * page is there. Only the status matters: the body is dropped unread. Never throws: a bad address, a
+ * network failure, a timeout or a refusal by robots.txt is a result with verdict 'error'.
  */
 export async function checkLink(url: string, options: CheckLinkOptions = {}): Promise<LinkCheckResult> {
-  const { timeoutMs = 10_000, maxRedirects = 10, userAgent = DEFAULT_USER_AGENT } = options;
+  const { timeoutMs = 10_000, maxRedirects = 5, userAgent = DEFAULT_USER_AGENT } = options;
+  const fetcher = options.fetcher ?? new PoliteFetcher({ userAgent, productToken, timeoutMs, maxRedirects });
   const checkedAt = new Date();
   const started = performance.now();
-  let currentUrl = url;
-  let redirects = 0;
-  const finish = (outcome: { status: number } | { error: string }): LinkCheckResult => {
-    const common = { checkedAt, url, finalUrl: currentUrl, redirects, ms: Math.round(performance.now() - started) };
-    return 'status' in outcome
-      ? { ...common, status: outcome.status, verdict: verdictFor(outcome.status) }
-      : { ...common, error: outcome.error, verdict: 'error' };
-  };
-
-  if (!isHttpUrl(url)) return finish({ error: `not an http:// or https:// address: ${url}` });
-  // One signal for every hop, so a slow redirect chain cannot stretch the check past timeoutMs.
-  const signal = AbortSignal.timeout(timeoutMs);
-  try {
-    for (;;) {
-      const response = await fetch(currentUrl, {
-        method: 'GET',
-        redirect: 'manual',
-        signal,
-        headers: { 'user-agent': userAgent, accept: 'text/html,application/xhtml+xml,*/*;q=0.8' },
-      });
-      // Only the status matters; dropping the body frees the socket instead of downloading the page.
-      await response.body?.cancel().catch(() => {});
-      const location = response.headers.get('location');
-      if (!redirectStatuses.has(response.status) || location === null) return finish({ status: response.status });
-      if (redirects >= maxRedirects) return finish({ error: `too many redirects (more than ${maxRedirects})` });
-      const next = resolveLocation(location, currentUrl);
-      if (next === undefined) return finish({ error: `redirected to an address that is not http:// or https://: ${location}` });
-      currentUrl = next;
-      redirects += 1;
-    }
-  } catch (error) {
-    return finish({ error: signal.aborted ? `timed out after ${timeoutMs} ms` : describeFetchError(error) });
-  }
-}
-
-function isHttpUrl(value: string): boolean {
-  return URL.canParse(value) && ['http:', 'https:'].includes(new URL(value).protocol);
-}
-
-function resolveLocation(location: string, base: string): string | undefined {
-  if (!URL.canParse(location, base)) return undefined;
-  const next = new URL(location, base).href;
-  return isHttpUrl(next) ? next : undefined;
-}
-
-const networkErrors: Record<string, string> = {
-  ECONNREFUSED: 'connection refused',
-  ECONNRESET: 'connection reset',
-  ENOTFOUND: 'host name not found',
-  EAI_AGAIN: 'host name lookup failed (temporary DNS failure)',
-  ETIMEDOUT: 'connection timed out',
-  UND_ERR_CONNECT_TIMEOUT: 'connection timed out',
-  EHOSTUNREACH: 'host unreachable',
-  ENETUNREACH: 'network unreachable',
-  UND_ERR_SOCKET: 'connection closed before an answer',
-};
-
-/** fetch reports every network failure as TypeError("fetch failed"); the useful part is in its cause. */
-function describeFetchError(error: unknown): string {
-  const source = fieldsOf(error).cause ?? error;
-  const code = errorCode(source);
-  if (code !== undefined && networkErrors[code]) return networkErrors[code];
-  if (code !== undefined && /CERT|TLS|SSL/.test(code)) return `TLS certificate problem (${code})`;
-  return firstLine(messageOf(source)) || 'request failed';
+  const result = await fetcher.fetch(url, { readBody: false });
+  const common = { checkedAt, url, finalUrl: result.finalUrl, redirects: result.redirects, ms: Math.round(performance.now() - started) };
+  if (result.outcome === 'failed') return { ...common, error: result.reason, verdict: 'error' };
+  // A link check sends no validators, so a 304 is the server's own odd answer: read as the page being there.
+  const status = result.outcome === 'answered' ? result.status : 304;
+  return { ...common, status, verdict: status === 304 ? 'ok' : verdictFor(status) };
 }
 
 /** "404 Not Found", or the bare number for a status without a standard name. */

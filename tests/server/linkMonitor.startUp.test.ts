@@ -28,13 +28,17 @@ const hour = 60 * minute;
 const start = Date.parse('2026-11-25T12:00:00Z');
 const sixHours = defaultLinkCheckHours * hour;
 
-/** The partner, on loopback: answers each request with the next scripted status (then the last one again), and counts them. */
+/**
+ * The partner, on loopback: answers each request for the page with the next scripted status (then the last
+ * one again), and counts them; it has no robots.txt (a 404, which the link check's fetcher reads as allowing all).
+ */
 let partner: Server;
 let partnerUrl = '';
 let statuses: number[] = [];
 let requests = 0;
 beforeAll(async () => {
-  partner = createServer((_req, res) => {
+  partner = createServer((req, res) => {
+    if (req.url === '/robots.txt') return void res.writeHead(404).end();
     requests += 1;
     const status = statuses.length > 1 ? statuses.shift()! : (statuses[0] ?? 200);
     res.writeHead(status).end();

@@ -50,7 +50,7 @@ describe('PoliteFetcher against a merchant on 127.0.0.1', () => {
     const polite = fetcher();
     const first = await polite.fetch(`${merchant.origin}/`);
     expect(first).toMatchObject({ outcome: 'answered', validators: { etag: '"v1"', lastModified: 'Sat, 28 Nov 2026 10:00:00 GMT' } });
-    const again = await polite.fetch(`${merchant.origin}/`, first.outcome === 'answered' ? first.validators : {});
+    const again = await polite.fetch(`${merchant.origin}/`, { validators: first.outcome === 'answered' ? first.validators : {} });
     expect(again).toMatchObject({ outcome: 'notModified' });
     expect(merchant.requests.at(-1)!.headers['if-modified-since']).toBe('Sat, 28 Nov 2026 10:00:00 GMT');
   });
