@@ -26,6 +26,11 @@ export const linkCheckTickMs = 60_000;
 export const startUpSkipMs = 5 * 60_000;
 /** After a first broken answer, the next check comes this soon instead of a period later, so two in a row alert within minutes. */
 export const recheckAfterBrokenMs = 3 * 60_000;
+/**
+ * While the link is broken (two 404/410 in a row), it is checked again this often whatever LINK_CHECK_HOURS
+ * says, so a recovery is told within about 20 minutes, across a restart too (the history is shared).
+ */
+export const recheckWhileBrokenMs = 15 * 60_000;
 /** A claimed check that was never recorded (its instance stopped) holds the next one back at most this long. */
 const claimSlotMs = 5 * 60_000;
 
@@ -46,7 +51,7 @@ export function linkHealthState(recent: readonly LinkCheckResult[]): LinkHealthS
 }
 
 /** Why a check is due now. */
-export type LinkCheckReason = 'first check of this address' | 'start-up' | 're-check after a broken answer' | 'period';
+export type LinkCheckReason = 'first check of this address' | 'start-up' | 're-check after a broken answer' | 're-check while broken' | 'period';
 
 export interface LinkCheckDueInput {
   url: string;
@@ -63,6 +68,8 @@ export interface LinkCheckDueInput {
  * - this address never checked (a new or changed AFFILIATE_URL): due;
  * - this instance's start-up: due unless the same address was checked within startUpSkipMs;
  * - the latest check of the address answered broken, the first of its streak: due recheckAfterBrokenMs after it;
+ * - the link is broken (two or more in a row, 'blocked' and 'error' between them not ending the streak): due
+ *   recheckWhileBrokenMs after the latest check, so its recovery is found soon;
  * - otherwise: due intervalMs after the latest check of the address.
  */
 export function linkCheckDue({ url, recent, now, intervalMs, startedUp }: LinkCheckDueInput): LinkCheckReason | undefined {
@@ -71,9 +78,9 @@ export function linkCheckDue({ url, recent, now, intervalMs, startedUp }: LinkCh
   if (!latest) return 'first check of this address';
   const since = now - latest.checkedAt.getTime();
   if (!startedUp) return since < startUpSkipMs ? undefined : 'start-up';
-  if (latest.verdict === 'broken' && linkHealthState(ofUrl).consecutiveBroken === 1 && since >= recheckAfterBrokenMs) {
-    return 're-check after a broken answer';
-  }
+  const { consecutiveBroken, broken } = linkHealthState(ofUrl);
+  if (latest.verdict === 'broken' && consecutiveBroken === 1 && since >= recheckAfterBrokenMs) return 're-check after a broken answer';
+  if (broken && since >= Math.min(recheckWhileBrokenMs, intervalMs)) return 're-check while broken';
   return since >= intervalMs ? 'period' : undefined;
 }
 

@@ -124,10 +124,21 @@ describe('when a check is due (linkCheckDue, time as an input)', () => {
     expect(due([recorded(start - sixHours + 1, 'ok')], start)).toBeUndefined();
   });
 
-  it('re-checks soon only after the first broken answer of a streak: once two are in, it waits for the period', () => {
+  it('re-checks 3 minutes after the first broken answer of a streak; once two are in, every 15 minutes until it works', () => {
     const twice = [recorded(start - 10 * minute, 'broken'), recorded(start - 13 * minute, 'broken')];
     expect(due(twice, start)).toBeUndefined();
-    expect(due(twice, start - 10 * minute + sixHours)).toBe('period');
+    expect(due(twice, start + 5 * minute)).toBe('re-check while broken');
+    const failingOn = [recorded(start - 15 * minute, 'error'), ...twice];
+    expect(due(failingOn, start)).toBe('re-check while broken');
+    const recovered = [recorded(start - 15 * minute, 'ok'), ...twice];
+    expect(due(recovered, start)).toBeUndefined();
+  });
+
+  it('with the link broken, a restart 3 minutes after the alert skips its own check but re-checks within 15 minutes', () => {
+    const alerted = [recorded(start - 3 * minute, 'broken'), recorded(start - 6 * minute, 'broken')];
+    expect(due(alerted, start, false)).toBeUndefined();
+    expect(due(alerted, start + 11 * minute)).toBeUndefined();
+    expect(due(alerted, start + 12 * minute)).toBe('re-check while broken');
   });
 });
 
