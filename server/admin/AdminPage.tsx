@@ -4,7 +4,7 @@ import type { ReactNode } from 'react';
 import type { FunnelReport } from '../funnelReport/funnelReport';
 import { counted, share } from '../dayCounts/reportNumbers';
 import { describeLinkCheck } from '../linkHealth/checkLink';
-import { defaultLinkCheckHours, recheckAfterBrokenMs, startUpSkipMs, type LinkHealthState } from '../linkHealth/linkMonitor';
+import { defaultLinkCheckHours, recheckAfterBrokenMs, recheckWhileBrokenMs, startUpSkipMs, type LinkHealthState } from '../linkHealth/linkMonitor';
 import { adminCss } from './adminStyles';
 import type { AlertsOverview } from '../alerts/alertsOverview';
 import { AlertsPanel } from './AlertsPanel';
@@ -85,7 +85,8 @@ function LinkHealthLine({ linkHealth }: Pick<AdminPageProps, 'linkHealth'>) {
         'The first link check has not finished yet.'
       )}{' '}
       Checked at each start (unless checked in the last {startUpSkipMs / 60_000} minutes), every {hours(linkHealth.everyMs)}, and again{' '}
-      {recheckAfterBrokenMs / 60_000} minutes after a broken answer (404 or 410): two in a row raise the link alert.
+      {recheckAfterBrokenMs / 60_000} minutes after a broken answer (404 or 410): two in a row raise the link alert, and the link is then checked every{' '}
+      {recheckWhileBrokenMs / 60_000} minutes until it works.
     </p>
   );
 }
