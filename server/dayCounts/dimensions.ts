@@ -7,9 +7,9 @@ import type { DailyCountsTable } from '../db/schema';
  * visitors are exact and summing them over days is what the report has always done.
  */
 /**
- * The views' and clicks' dimensions. 'variant' counts the rows in experiments under each variant they showed ('hero-words:b'; a row showing
- * two experiments' variants counts under each, one outside every experiment under none): the
- * experiments' report (server/experiments/experimentReport.ts).
+ * The views' and clicks' dimensions. 'variant' counts the rows in experiments under each variant they
+ * showed ('hero-words:b'; a row showing two experiments' variants counts under each, one outside every
+ * experiment under none): the experiments' report (server/experiments/experimentReport.ts).
  */
 export const rowDimensions = ['all', 'placement', 'source', 'page', 'device', 'referrer', 'variant', 'campaign', 'ad'] as const;
 export type RowDimension = (typeof rowDimensions)[number];
