@@ -14,8 +14,8 @@ const isoDay = /^(\d{4})-(\d{1,2})-(\d{1,2})(?:[ T]00:00(?::00)?)?$/;
 const yearFirstSlash = /^(\d{4})\/(\d{1,2})\/(\d{1,2})$/;
 const yearLastSlash = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/;
 const monthNameDay = /^([A-Za-z]{3,9})\.? (\d{1,2}), (\d{4})$/;
-/** Microsoft Advertising's TimePeriod of an hourly report: "2023-11-11|01". */
-const hourOfDay = /^\d{4}-\d{1,2}-\d{1,2}\|\d{1,2}$/;
+/** Microsoft Advertising's TimePeriod of an hourly report: "3/15/2020 12:00:00 AM|7", or "2020-03-15|7" in format 2.0. */
+const hourOfDay = /^[\d/: -]+(?:[AP]M)?\|\d{1,2}$/;
 
 const acceptedDays = 'YYYY-MM-DD, YYYY/MM/DD, M/D/YYYY or D/M/YYYY, or "Nov 3, 2026"';
 

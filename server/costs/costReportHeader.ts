@@ -163,7 +163,8 @@ function columnsOf(fields: readonly string[]): { columns?: Columns; withoutDay?:
   return { withoutDay };
 }
 
-export type FoundHeader = { columns: Columns; rows: CsvRecord[] } | { withoutDay: Layout } | undefined;
+/** The header's columns, the records above it (title lines) and the records below it. */
+export type FoundHeader = { columns: Columns; above: CsvRecord[]; rows: CsvRecord[] } | { withoutDay: Layout } | undefined;
 
 /**
  * The header (after a byte-order mark and any title lines above it) and the records below it, in the
@@ -177,7 +178,7 @@ export function findHeader(text: string): FoundHeader {
     for (const [index, record] of records.slice(0, headerSearchRecords).entries()) {
       if (record.error) continue;
       const found = columnsOf(record.fields);
-      if (found.columns) return { columns: found.columns, rows: records.slice(index + 1) };
+      if (found.columns) return { columns: found.columns, above: records.slice(0, index), rows: records.slice(index + 1) };
       withoutDay ??= found.withoutDay;
     }
   }

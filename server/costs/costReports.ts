@@ -116,6 +116,18 @@ function isSummary(cells: readonly string[], dayCell: string, campaignCell: stri
 
 const describeValue = (what: string) => `${what} longer than 100 characters or holding control characters, which no utm value can be`;
 
+/**
+ * The aggregation a Microsoft Advertising report's title block names ("Report Aggregation: Weekly"),
+ * lower case: its TimePeriod of a week or a month is written as a day (yyyy-mm-dd), so only the title tells.
+ */
+function reportAggregation(above: readonly CsvRecord[]): string | undefined {
+  for (const record of above) {
+    const match = /^report aggregation:\s*(\S.*)$/i.exec((record.fields[0] ?? '').trim());
+    if (match) return match[1]!.trim().toLowerCase();
+  }
+  return undefined;
+}
+
 /** Reads a cost report; a file whose header cannot be found or which names no currency at all is one error. */
 export function readCostReport(text: string, options: CostReportOptions = {}): CostReport | { error: string } {
   const found = findHeader(text);
@@ -129,6 +141,10 @@ export function readCostReport(text: string, options: CostReportOptions = {}): C
   if ('withoutDay' in found) return { error: `it is ${found.withoutDay.addDay}; a cost is held per day, so a report without days cannot be imported` };
   const { columns, rows } = found;
   const { layout } = columns;
+  const aggregation = reportAggregation(found.above);
+  if (aggregation !== undefined && aggregation !== 'daily') {
+    return { error: `its title names the aggregation ${quoted(aggregation)}, so its rows are not days: run the report with daily aggregation (the time unit Day)` };
+  }
   if (columns.currency === undefined && !columns.headerCurrency && !options.currency) {
     return { error: `the report names no currency (no currency column, and "${printableName(columns.amountName)}" names none): give --currency` };
   }

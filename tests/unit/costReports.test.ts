@@ -142,6 +142,12 @@ describe('readCostReport: header and currency', () => {
     expect('error' in result && result.error).toMatch(/; a cost is held per day, so a report without days cannot be imported$/);
   });
 
+  it("refuses a Microsoft report whose title names an aggregation other than daily, since a week's TimePeriod is written as a day", () => {
+    const text = (aggregation: string) => `"Report Name: Campaigns"\n"Report Aggregation: ${aggregation}"\n\n"TimePeriod","CampaignName","CurrencyCode","Spend"\n"2026-11-01","a","USD","7.00"\n`;
+    expect(readCostReport(text('Weekly'))).toEqual({ error: 'its title names the aggregation "weekly", so its rows are not days: run the report with daily aggregation (the time unit Day)' });
+    expect(report(text('Daily')).rows.map((row) => [row.day, row.amountMicros])).toEqual([['2026-11-01', 7_000_000]]);
+  });
+
   it('reads tab- and semicolon-separated exports', () => {
     expect(report('By Day\tCampaign name\tCost\tCurrency\n2026-11-03\ta\t"1,000.5"\tUSD\n').rows[0]!.amountMicros).toBe(1_000_500_000);
     expect(report('day;source;campaign;content;cost;currency\n2026-11-03;x;a;;2;USD\n').rows[0]!.source).toBe('x');
@@ -179,6 +185,7 @@ describe('readCostReport: dates', () => {
     ['1999-12-31', /no day of 2000–2099/],
     ['3.11.2026', /is not a date \(YYYY-MM-DD, YYYY\/MM\/DD, M\/D\/YYYY or D\/M\/YYYY, or "Nov 3, 2026"\)/],
     ['2023-11-11|01', /^column "Day": "2023-11-11\|01" is an hour, not a day: request the report with daily aggregation$/],
+    ['3/15/2020 12:00:00 AM|7', /is an hour, not a day/],
     ['11/3/26', /is not a date/],
     ['Foo 3, 2026', /is not a date/],
   ])('rejects %s', (cell, reason) => {
