@@ -43,12 +43,17 @@ function decodeUtf16(bytes: Buffer, order: 'le' | 'be'): CsvText {
   }
 }
 
-/** Text in UTF-16 without a mark: in its first 64 units, every other byte NUL (the high bytes of Latin letters and digits). */
+/**
+ * Text in UTF-16 without a mark: in its first 256 units, half or more have a NUL high byte (tabs, digits,
+ * Latin letters) at one parity of byte and hardly any NUL at the other. Binary files have NULs at both.
+ */
 function looksLikeUtf16(bytes: Buffer): boolean {
-  const sample = bytes.subarray(0, Math.min(bytes.length, 128) & ~1);
-  if (sample.length < 4) return false;
-  const zeroAt = (parity: number) => sample.every((byte, index) => index % 2 !== parity || byte === 0);
-  return zeroAt(0) !== zeroAt(1);
+  const units = Math.floor(Math.min(bytes.length, 512) / 2);
+  if (units < 2) return false;
+  const zeros = [0, 0];
+  for (let index = 0; index < units * 2; index += 1) if (bytes[index] === 0) zeros[index % 2]! += 1;
+  const [even, odd] = zeros as [number, number];
+  return (even >= units / 2 && odd <= units / 10) || (odd >= units / 2 && even <= units / 10);
 }
 
 /** The line (1 for the first) of a position in the text, counting CRLF, LF and CR as csvRecords.ts does. */
