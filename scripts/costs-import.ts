@@ -7,6 +7,7 @@
  *
  *   npm run costs:import -- "Campaign report.csv"
  *   npm run costs:import -- meta-export.csv --source instagram --campaign-map campaigns.csv
+ *   npm run costs:import -- costs.csv --dates dmy
  */
 import '../server/nodeVersion';
 import { readFileSync, statSync } from 'node:fs';
@@ -14,8 +15,8 @@ import { parseArgs } from 'node:util';
 import { formatPayout } from '../server/conversions/conversionFields';
 import { decodeCsvText, type CsvTextOptions } from '../server/conversions/csvText';
 import { isCampaignValue } from '../shared/trafficSource';
-import { isCurrencyCode, readCampaignMap, readCostReport, type CostPlatform, type DateOrder } from '../server/costs/costReports';
-import { dateOrders } from '../server/costs/costReportDates';
+import { isCurrencyCode, readCampaignMap, readCostReport, type CostPlatform } from '../server/costs/costReports';
+import { isDateOrder } from '../server/costs/costReportDates';
 import { replaceCosts } from '../server/costs/costStore';
 import { errorSummary, printable } from '../server/lib/errorText';
 import { runCommand, type CommandMain } from './runCommand';
@@ -106,7 +107,7 @@ export const main: CommandMain = async (argv, env, writeOut, writeErr) => {
   const currency = values.currency?.trim().toUpperCase();
   if (currency !== undefined && !isCurrencyCode(currency)) return bad('--currency must be an ISO 4217 currency code such as EUR');
   const dates = values.dates?.trim().toLowerCase();
-  if (dates !== undefined && !dateOrders.includes(dates as DateOrder)) return bad('--dates must be mdy (month first: 3/11/2026 is March 11) or dmy (day first: November 3)');
+  if (dates !== undefined && !isDateOrder(dates)) return bad('--dates must be mdy (month first: 3/11/2026 is March 11) or dmy (day first: November 3)');
 
   let campaignMap: Map<string, string> | undefined;
   if (values['campaign-map'] !== undefined) {
@@ -123,7 +124,7 @@ export const main: CommandMain = async (argv, env, writeOut, writeErr) => {
   const file = positionals[0]!;
   const text = readCsvFile(file, err, { utf16WithMark: true });
   if (text === undefined) return 1;
-  const report = readCostReport(text, { source, currency, campaignMap, dates: dates as DateOrder | undefined });
+  const report = readCostReport(text, { source, currency, campaignMap, dates });
   if ('error' in report) {
     err(`costs:import: ${file}: ${report.error}\n`);
     return 1;

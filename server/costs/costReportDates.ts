@@ -8,7 +8,9 @@ import { quoted } from './quoted';
 /** Slash dates with the year last: month first (M/D/YYYY) or day first (D/M/YYYY). */
 export type DateOrder = 'mdy' | 'dmy';
 
-export const dateOrders: readonly DateOrder[] = ['mdy', 'dmy'];
+const dateOrders: readonly string[] = ['mdy', 'dmy'];
+
+export const isDateOrder = (value: string): value is DateOrder => dateOrders.includes(value);
 
 const isoDay = /^(\d{4})-(\d{1,2})-(\d{1,2})(?:[ T]00:00(?::00)?)?$/;
 const yearFirstSlash = /^(\d{4})\/(\d{1,2})\/(\d{1,2})$/;
