@@ -3,7 +3,8 @@
  *
  * Copies the statistics of a SQLite database (--from, default CLICKS_DB or data/clicks.sqlite) into
  * PostgreSQL: raw clicks and page views, conversions and their history, the closed days' totals (of
- * the days whose raw rows are gone), the folded conversions, and link checks. The target's schema is created or brought up to date first.
+ * the days whose raw rows are gone), the folded conversions, and link checks. An empty target's schema is created
+ * first; a target at an older schema is refused (npm run migrate brings it up to date), the source may be at any.
  * Running it again copies nothing twice. A conversion whose txid the target already holds in another
  * state is not copied: the target's state wins, and the txid is printed. Safe while the server still
  * writes to the file.
@@ -80,9 +81,9 @@ export const main: CommandMain = async (argv, env, out, err) => {
 
   const opened: AppDatabase[] = [];
   try {
-    const from = await openDatabase({ engine: 'sqlite', file }, { logger: silentLogger, readOnly: true });
+    const from = await openDatabase({ engine: 'sqlite', file }, { logger: silentLogger, readOnly: true, schema: 'known' });
     opened.push(from);
-    const to = await openDatabase(target, { logger: silentLogger });
+    const to = await openDatabase(target, { logger: silentLogger, schema: 'current' });
     opened.push(to);
     const report = await copyDatabase(from.db, to.db);
     out(`Copied ${from.name} into ${to.name}:\n`);

@@ -1,0 +1,82 @@
+import path from 'node:path';
+import { readdirSync, writeFileSync } from 'node:fs';
+import type { Engine } from '../../server/db/databaseSettings';
+import { migrationNames, migrations } from '../../server/db/migrations/index';
+import { databaseAtSchema } from '../support/databaseAtSchema';
+import { engines } from '../support/engines';
+import { runScript } from '../support/scriptProcess';
+import { useTempDir } from '../support/tempDir';
+
+const temp = useTempDir();
+
+/** The schema before the newest step: what the previous release left (CHANGELOG.md lists each release's steps). */
+const previous = migrations.length - 1;
+const newestStep = `${String(migrations.length).padStart(3, '0')}-${migrationNames[migrations.length - 1]}`;
+
+describe.each(engines)('upgrading a database of the previous schema on %s', (engine: Engine) => {
+  it('db:status exits 1 naming the pending step, costs:import refuses it untouched, migrate brings it up to date', async () => {
+    const file = path.join(temp.dir(), 'previous.sqlite');
+    const old = await databaseAtSchema(engine, previous, file);
+    const env: Record<string, string> = engine === 'postgres' ? { DATABASE_URL: old.url! } : { CLICKS_DB: file };
+    const versions = async () => (await old.db.selectFrom('schema_migrations').select('version').orderBy('version').execute()).map((row) => Number(row.version));
+    const costs = path.join(temp.dir(), 'costs.csv');
+    writeFileSync(costs, 'day,source,campaign,content,cost,currency\n2026-11-03,reddit,repo-cars,,10.00,USD\n');
+    try {
+      const before = await runScript('scripts/db-status.ts', [], env);
+      expect(before.code).toBe(1);
+      expect(before.stdout).toContain(`: schema ${previous}, this version of the site needs ${migrations.length}; 1 step pending:\n  ${newestStep}\nRun npm run migrate`);
+
+      const refused = await runScript('scripts/costs-import.ts', [costs], env);
+      expect(refused.code).toBe(1);
+      expect(refused.stdout).toBe('');
+      expect(refused.stderr).toMatch(new RegExp(`^costs:import: \\S+ \\S+ is at schema ${previous}, and this version of the site needs ${migrations.length}: run npm run migrate first [^\\n]*\\n$`));
+      expect(await versions()).toHaveLength(previous);
+
+      const migrated = await runScript('scripts/migrate.ts', [], env);
+      expect(migrated.stderr).toBe('');
+      expect(migrated.stdout).toMatch(new RegExp(`: migrated from schema ${previous} to ${migrations.length}: ${newestStep}\\n$`));
+      expect(migrated.code).toBe(0);
+      expect(await versions()).toEqual(migrations.map((_, index) => index + 1));
+
+      const after = await runScript('scripts/db-status.ts', [], env);
+      expect(after.stdout).toMatch(new RegExp(`: schema ${migrations.length}, up to date\\n$`));
+      expect(after.code).toBe(0);
+      const again = await runScript('scripts/migrate.ts', [], env);
+      expect(again.stdout).toMatch(/up to date; nothing to do\n$/);
+      expect(again.code).toBe(0);
+
+      const imported = await runScript('scripts/costs-import.ts', [costs], env);
+      expect(imported.stderr).toBe('');
+      expect(imported.code).toBe(0);
+    } finally {
+      await old.close();
+    }
+  });
+});
+
+describe('npm run db:status and migrate', () => {
+  it('db:status refuses to create a database that is not there, exiting 1', async () => {
+    const file = path.join(temp.dir(), 'absent.sqlite');
+    const status = await runScript('scripts/db-status.ts', ['--db', file]);
+    expect(status.stderr).toMatch(/^db:status: there is no click database at .*absent\.sqlite yet/);
+    expect(status.code).toBe(1);
+  });
+
+  it('refuse a schema newer than this code, changing nothing', async () => {
+    const file = path.join(temp.dir(), 'newer.sqlite');
+    const newer = await databaseAtSchema('sqlite', migrations.length, file);
+    await newer.db.insertInto('schema_migrations').values({ version: migrations.length + 1, applied_at: 0 }).execute();
+    await newer.close();
+    const status = await runScript('scripts/db-status.ts', ['--db', file]);
+    expect(status.stdout).toMatch(new RegExp(`schema ${migrations.length + 1}, newer than this version of the site \\(${migrations.length}\\)`));
+    expect(status.code).toBe(1);
+    const migrated = await runScript('scripts/migrate.ts', ['--db', file]);
+    expect(migrated.stderr).toMatch(/^migrate: CLICKS_DB .* was written by a newer version of this site/);
+    expect(migrated.code).toBe(1);
+  });
+
+  it('names every step after its file', () => {
+    const files = readdirSync(path.join(__dirname, '../../server/db/migrations')).filter((name) => /^\d{3}-/.test(name));
+    expect(files.map((name) => name.replace(/\.ts$/, ''))).toEqual(migrationNames.map((name, index) => `${String(index + 1).padStart(3, '0')}-${name}`));
+  });
+});
