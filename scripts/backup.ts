@@ -16,7 +16,9 @@ import { runCommand, type CommandMain } from './runCommand';
 
 const usage = 'Usage: npm run backup -- --to DIR [--db FILE]';
 
-/** Exit codes: 0 the copy is written and checked, 1 no copy (no such folder or database, unwritable, a failed check), 64 bad arguments. */
+/** What --help says beside the usage: the codes main returns. */
+const exitCodeHelp = 'Exit codes: 0 the copy is written and checked, 1 no copy (no such folder or database, unwritable, a failed check), 64 bad arguments.';
+
 export const main: CommandMain = async (argv, env, out, err) => {
   let values;
   try {
@@ -26,7 +28,7 @@ export const main: CommandMain = async (argv, env, out, err) => {
     return 64;
   }
   if (values.help) {
-    out(`${usage}\n`);
+    out(`${usage}\n${exitCodeHelp}\n`);
     return 0;
   }
   if (!values.to?.trim()) {

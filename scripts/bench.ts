@@ -31,6 +31,7 @@
  * recording.ts (4 to 6), memory.ts (7; reportFlood.ts sends its reports), costsImport.ts (8); benchServer.ts starts the built server they share.
  */
 import { freePort } from '../tests/support/mainProcess';
+import { benchArguments, benchUsage } from './bench/benchParts';
 import { startServer, stop } from './bench/benchServer';
 import { benchCostsImport } from './bench/costsImport';
 import { benchInteractions } from './bench/interactions';
@@ -41,17 +42,29 @@ import { benchScripts } from './bench/scriptsFetched';
 import { benchStartup, benchThroughput } from './bench/serving';
 import { benchVolume } from './bench/volume';
 
-async function main() {
-  const only = process.argv.slice(2);
+async function main(): Promise<number> {
+  const wanted = benchArguments(process.argv.slice(2));
+  if ('help' in wanted) {
+    process.stdout.write(`${benchUsage}\n`);
+    return 0;
+  }
+  if ('problem' in wanted) {
+    process.stderr.write(`bench: ${wanted.problem}\n${benchUsage}\n`);
+    return 64;
+  }
   // Volume runs only when named, alone: it takes many minutes, and the other arguments are its options.
-  if (only.includes('volume')) return benchVolume(only.filter((arg) => arg !== 'volume'));
-  const wants = (name: string) => only.length === 0 || only.includes(name);
+  if ('volume' in wanted) {
+    await benchVolume(wanted.volume);
+    return 0;
+  }
+  const wants = (name: string) => wanted.parts.includes(name);
   if (wants('startup')) await benchStartup();
   // Parts 2 to 6 share one built server; the others start what they need themselves.
   const serverParts = ['lighthouse', 'scripts', 'interactions', 'throughput', 'clicks', 'views', 'leaves', 'conversions'];
   if (serverParts.some(wants)) await benchOnServer(wants);
   if (wants('memory')) await benchMemory();
   if (wants('costs')) await benchCostsImport();
+  return 0;
 }
 
 async function benchOnServer(wants: (name: string) => boolean) {
@@ -76,7 +89,9 @@ async function benchOnServer(wants: (name: string) => boolean) {
   }
 }
 
-main().catch((error: unknown) => {
+main().then((code) => {
+  process.exitCode = code;
+}, (error: unknown) => {
   console.error(error);
   process.exit(1);
 });

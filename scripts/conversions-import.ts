@@ -28,7 +28,9 @@ const columnOptions = { txid: 'txid-column', subid: 'subid-column', payout: 'pay
 /** Every line as a terminal may show it: whatever a value from the file or the command line holds, only line ends stay. */
 const printableLines = (write: (text: string) => void) => (text: string) => write(text.split('\n').map(printable).join('\n'));
 
-/** Exit codes: 0 every row imported or already there, 1 a row rejected (or no usable file or database), 64 bad arguments. */
+/** What --help says beside the usage: the codes main returns. */
+const exitCodeHelp = 'Exit codes: 0 every row imported or already there, 1 a row rejected (or no usable file or database), 64 bad arguments.';
+
 export const main: CommandMain = async (argv, env, writeOut, writeErr) => {
   const out = printableLines(writeOut);
   const err = printableLines(writeErr);
@@ -57,7 +59,7 @@ export const main: CommandMain = async (argv, env, writeOut, writeErr) => {
   }
   const { values, positionals } = parsed;
   if (values.help) {
-    out(`${usage}\n`);
+    out(`${usage}\n${exitCodeHelp}\n`);
     return 0;
   }
   const bad = (message: string) => {

@@ -57,7 +57,9 @@ function readCsvFile(file: string, err: (text: string) => void): string | undefi
   return undefined;
 }
 
-/** Exit codes, as conversions:import's: 0 every row applied (or skipped as a total), 1 a row rejected or no usable file or database, 64 bad arguments. */
+/** What --help says beside the usage: the codes main returns. */
+const exitCodeHelp = 'Exit codes: 0 every row applied (or skipped as a total), 1 a row rejected or no usable file or database, 64 bad arguments.';
+
 export const main: CommandMain = async (argv, env, writeOut, writeErr) => {
   const out = printableLines(writeOut);
   const err = printableLines(writeErr);
@@ -84,7 +86,7 @@ export const main: CommandMain = async (argv, env, writeOut, writeErr) => {
   }
   const { values, positionals } = parsed;
   if (values.help) {
-    out(`${usage}\n`);
+    out(`${usage}\n${exitCodeHelp}\n`);
     return 0;
   }
   if (positionals.length !== 1) return bad('name one CSV file');

@@ -51,7 +51,9 @@ function summary(report: CopyReport): string {
   ].join('');
 }
 
-/** Exit codes: 0 copied, 1 a database cannot be used, 64 bad arguments. */
+/** What --help says beside the usage: the codes main returns. */
+const exitCodeHelp = 'Exit codes: 0 copied, 1 a database cannot be used, 64 bad arguments.';
+
 export const main: CommandMain = async (argv, env, out, err) => {
   let values;
   try {
@@ -61,7 +63,7 @@ export const main: CommandMain = async (argv, env, out, err) => {
     return 64;
   }
   if (values.help) {
-    out(`${usage}\n`);
+    out(`${usage}\n${exitCodeHelp}\n`);
     return 0;
   }
   if (!values.to) {

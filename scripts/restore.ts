@@ -16,7 +16,9 @@ import { runCommand, type CommandMain } from './runCommand';
 
 const usage = 'Usage: npm run restore -- FILE [--db TARGET]';
 
-/** Exit codes: 0 restored, 1 refused (the backup fails its check, the target is in use or newer) or failed with the target untouched, 64 bad arguments. */
+/** What --help says beside the usage: the codes main returns. */
+const exitCodeHelp = 'Exit codes: 0 restored, 1 refused (the backup fails its check, the target is in use or newer) or failed with the target untouched, 64 bad arguments.';
+
 export const main: CommandMain = async (argv, env, out, err) => {
   let parsed;
   try {
@@ -27,7 +29,7 @@ export const main: CommandMain = async (argv, env, out, err) => {
   }
   const { values, positionals } = parsed;
   if (values.help) {
-    out(`${usage}\n`);
+    out(`${usage}\n${exitCodeHelp}\n`);
     return 0;
   }
   if (positionals.length !== 1 || !positionals[0]!.trim()) {
