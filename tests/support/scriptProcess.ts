@@ -17,3 +17,21 @@ export async function runScript(script: string, argv: readonly string[] = [], en
   const [code] = (await once(child, 'close')) as [number | null];
   return { code, stdout, stderr };
 }
+
+/**
+ * The same, on a pseudo-terminal, as when an operator types it: util-linux's script(1) runs it with its
+ * standard output and error on one terminal, and gives back what the terminal received (control
+ * characters included, lines ending in \r\n) and the command's exit code.
+ */
+export async function runScriptOnTerminal(script: string, argv: readonly string[] = [], env: Record<string, string> = {}): Promise<{ code: number | null; output: string }> {
+  const quoted = ['node_modules/.bin/tsx', script, ...argv].map((word) => `'${word.replaceAll("'", `'\\''`)}'`).join(' ');
+  const child = spawn('script', ['--quiet', '--return', '--flush', '--command', quoted, '/dev/null'], {
+    cwd: projectRoot,
+    env: { PATH: `${path.join(projectRoot, 'node_modules/.bin')}:${process.env.PATH ?? ''}`, ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const [code] = (await once(child, 'close')) as [number | null];
+  return { code, output };
+}
