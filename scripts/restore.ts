@@ -6,7 +6,7 @@
  * (integrity_check, a click database at a schema this version can run); a target in use (a running server
  * has it open) or written by a newer version is refused. The current file is moved aside, with its -wal
  * and -shm, as TARGET.before-restore-YYYYMMDDTHHMMSSZ, never deleted; the backup is renamed into place.
- * Start the server afterwards: it brings an older backup's schema up to date.
+ * Then npm run migrate, or starting the server, brings an older backup's schema up to date.
  */
 import '../server/nodeVersion';
 import { parseArgs } from 'node:util';

@@ -5,7 +5,7 @@ export const benchParts = ['startup', 'lighthouse', 'scripts', 'interactions', '
 export const volumePart = 'volume';
 
 export const benchUsage = `Usage: npm run bench [-- PART ...]        the parts named, or all but volume: ${benchParts.join(', ')}
-       npm run bench -- volume [--views N] [--engine sqlite|postgres] [--memory-limit MB] [--keep]
+       npm run bench -- volume [--views N] [--engine sqlite|postgres] [--memory-limit MB|off] [--keep]
 Prints figures (timings never gate the tests): docs/benchmarks.md.
 Exit codes: 0 every part ran, 1 a part failed, 64 bad arguments (a part it does not know).`;
 
