@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { projectRoot } from '../../server/lib/paths';
 
@@ -25,7 +26,9 @@ export async function runScript(script: string, argv: readonly string[] = [], en
  */
 export async function runScriptOnTerminal(script: string, argv: readonly string[] = [], env: Record<string, string> = {}): Promise<{ code: number | null; output: string }> {
   const quoted = ['node_modules/.bin/tsx', script, ...argv].map((word) => `'${word.replaceAll("'", `'\\''`)}'`).join(' ');
-  const child = spawn('script', ['--quiet', '--return', '--flush', '--command', quoted, '/dev/null'], {
+  // Debian's bsdutils (essential: on every Debian system) installs it.
+  if (!existsSync('/usr/bin/script')) throw new Error('runScriptOnTerminal needs script(1) from util-linux at /usr/bin/script (Debian: bsdutils)');
+  const child = spawn('/usr/bin/script', ['--quiet', '--return', '--flush', '--command', quoted, '/dev/null'], {
     cwd: projectRoot,
     env: { PATH: `${path.join(projectRoot, 'node_modules/.bin')}:${process.env.PATH ?? ''}`, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
