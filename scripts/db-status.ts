@@ -46,7 +46,7 @@ export const main: CommandMain = async (argv, env, out, err) => {
     }
     out(`${database.name}: schema ${version}, this version of the site needs ${known}; ${pending.length} ${pending.length === 1 ? 'step' : 'steps'} pending:\n`);
     for (const step of pending) out(`  ${step}\n`);
-    out('Run npm run migrate to apply them, after a backup (docs/deploy.md#updating).\n');
+    out('Run npm run migrate to apply them, after a backup (docs/deploy.md#6-updating).\n');
     return 1;
   } finally {
     await database.close();

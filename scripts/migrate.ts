@@ -4,7 +4,7 @@
  * Brings the statistics database's schema up to date (DATABASE_URL, else CLICKS_DB or data/clicks.sqlite,
  * or the file --db names), in one transaction: every step applies, or none. The server does the same at
  * start-up; every other command refuses a database whose schema is behind and names this one. Take a
- * backup first (docs/deploy.md#updating): a step is not undone by the older version.
+ * backup first (docs/deploy.md#6-updating): a step is not undone by the older version.
  */
 import '../server/nodeVersion';
 import { parseArgs } from 'node:util';

@@ -67,7 +67,7 @@ export async function openDatabase(settings: DatabaseSettings, { logger, readOnl
       throw new DatabaseError(`${name} was written by a newer version of this site (${error.message}); run that version, or point the variable elsewhere`);
     }
     if (error instanceof SchemaBehindError) {
-      throw new DatabaseError(`${name} is at ${error.message}: run npm run migrate first (after a backup: docs/deploy.md#updating)`);
+      throw new DatabaseError(`${name} is at ${error.message}: run npm run migrate first (after a backup: docs/deploy.md#6-updating)`);
     }
     throw error instanceof DatabaseError ? error : new DatabaseError(`${name} ${explain(error)}`);
   };
