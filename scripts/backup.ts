@@ -12,7 +12,7 @@ import { parseArgs } from 'node:util';
 import { keptDaily, keptWeekly } from '../server/backup/backupFiles';
 import { BackupError, backupSqlite } from '../server/backup/sqliteBackup';
 import { commandDatabaseSettings } from './commandDatabase';
-import { commandProgress, noProgress, quietHelp } from './commandProgress';
+import { commandProgress, noProgress, pagesShown, quietHelp } from './commandProgress';
 import { runCommand, type CommandMain } from './runCommand';
 
 const usage = 'Usage: npm run backup -- --to DIR [--db FILE] [--quiet]';
@@ -48,7 +48,7 @@ export const main: CommandMain = async (argv, env, out, err, context) => {
   }
   const progress = values.quiet ? noProgress : commandProgress('backup', 'pages', err, env, context);
   try {
-    const { file, counts, pruned } = await backupSqlite({ source: settings.file, dir: values.to, now: new Date(), onPages: progress.update });
+    const { file, counts, pruned } = await backupSqlite({ source: settings.file, dir: values.to, now: new Date(), onPages: pagesShown(progress) });
     progress.end();
     out(`Backed up ${settings.file} to ${file}: integrity ok, and every table holds the rows the database held at the moment of the copy:\n`);
     for (const [table, rows] of Object.entries(counts)) out(`  ${table}: ${rows}\n`);

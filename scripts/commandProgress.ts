@@ -4,6 +4,11 @@ import { countText } from '../server/lib/numberFormat';
 export interface Progress {
   /** `done` of `total` units (rows, pages) so far; cheap to call for every row: it writes only when due. */
   update(done: number, total: number): void;
+  /**
+   * What the work does next when it has no count (backup's check of its copy): redrawn at once on a terminal;
+   * elsewhere a line only when progress lines were written already, so a short run still prints nothing.
+   */
+  note(text: string): void;
   /** Clears the terminal's updating line before the command's own last lines; writes nothing on a pipe. */
   end(): void;
 }
@@ -27,7 +32,7 @@ const maxEverySeconds = 3600;
 /** What --help says of --quiet, in every command that shows progress. */
 export const quietHelp = `--quiet (-q): no progress on standard error (otherwise shown while it works: one updating line on a terminal, a line every ${defaultEverySeconds} s elsewhere, or every PROGRESS_SECONDS).`;
 
-export const noProgress: Progress = { update: () => {}, end: () => {} };
+export const noProgress: Progress = { update: () => {}, note: () => {}, end: () => {} };
 
 /** runCommand's context: this process's standard error and clock. */
 export function processProgressContext(): ProgressContext {
@@ -53,23 +58,28 @@ export function commandProgress(
   const started = context.now();
   let shownAt = context.terminal ? -Infinity : started;
   let shown = false;
+  const show = (line: string) => {
+    if (context.terminal) {
+      // A pseudo-terminal nobody sized (script(1) without a terminal of its own) says 0 columns.
+      const width = Math.max(20, (context.columns || 80) - 1);
+      err(`\r\x1b[2K${line.length > width ? `${line.slice(0, width - 1)}…` : line}`);
+    } else {
+      err(`${line}\n`);
+    }
+    shown = true;
+  };
   return {
     update(done, total) {
       const now = context.now();
       if (now - shownAt < everyMs) return;
       shownAt = now;
-      const line = `${name}: ${progressText(done, total, unit, now - started)}`;
-      if (context.terminal) {
-        // A pseudo-terminal nobody sized (script(1) without a terminal of its own) says 0 columns.
-        const width = Math.max(20, (context.columns || 80) - 1);
-        err(`\r\x1b[2K${line.length > width ? `${line.slice(0, width - 1)}…` : line}`);
-        shown = true;
-      } else {
-        err(`${line}\n`);
-      }
+      show(`${name}: ${progressText(done, total, unit, now - started)}`);
+    },
+    note(text) {
+      if (context.terminal || shown) show(`${name}: ${text}`);
     },
     end() {
-      if (shown) err('\r\x1b[2K');
+      if (shown && context.terminal) err('\r\x1b[2K');
       shown = false;
     },
   };
@@ -102,4 +112,12 @@ export function durationText(seconds: number): string {
   if (whole < 60) return `${whole} s`;
   if (whole < 3600) return `${Math.floor(whole / 60)} min ${whole % 60} s`;
   return `${Math.floor(whole / 3600)} h ${Math.floor((whole % 3600) / 60)} min`;
+}
+
+/** The pages of a SQLite copy (backup, restore) shown, and once all are copied, that the copy is being checked. */
+export function pagesShown(progress: Progress): (done: number, total: number) => void {
+  return (done, total) => {
+    progress.update(done, total);
+    if (done === total) progress.note('copied; checking the copy (integrity_check, and every table\'s rows)');
+  };
 }

@@ -12,7 +12,7 @@ import '../server/nodeVersion';
 import { parseArgs } from 'node:util';
 import { RestoreError, restoreSqlite } from '../server/backup/sqliteRestore';
 import { commandDatabaseSettings } from './commandDatabase';
-import { commandProgress, noProgress, quietHelp } from './commandProgress';
+import { commandProgress, noProgress, pagesShown, quietHelp } from './commandProgress';
 import { runCommand, type CommandMain } from './runCommand';
 
 const usage = 'Usage: npm run restore -- FILE [--db TARGET] [--quiet]';
@@ -53,7 +53,7 @@ export const main: CommandMain = async (argv, env, out, err, context) => {
   }
   const progress = values.quiet ? noProgress : commandProgress('restore', 'pages', err, env, context);
   try {
-    const { schema, counts, movedAside } = await restoreSqlite({ backup: positionals[0]!, target: settings.file, now: new Date(), onPages: progress.update });
+    const { schema, counts, movedAside } = await restoreSqlite({ backup: positionals[0]!, target: settings.file, now: new Date(), onPages: pagesShown(progress) });
     progress.end();
     out(`Restored ${positionals[0]} (schema ${schema}, integrity ok) to ${settings.file}.\n`);
     if (movedAside) out(`The database that was there is kept as ${movedAside}.\n`);

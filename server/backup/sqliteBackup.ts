@@ -32,7 +32,7 @@ export interface BackupOptions {
   now: Date;
   /** Create the folder when missing (the server, for BACKUP_DIR); a command refuses instead, as a typo should not make a folder. */
   createDir?: boolean;
-  /** Called after each step of the copy with the pages copied and the file's pages (npm run backup's progress). */
+  /** Called after each step of the copy with the pages copied and the file's pages, and once all are (npm run backup's progress). */
   onPages?: (done: number, total: number) => void;
 }
 
@@ -156,7 +156,8 @@ async function copySnapshot(source: string, target: string, onPages: BackupOptio
     // The first read starts the snapshot; the counts and every step of the copy read that same one.
     const counts = countTables(database);
     if (counts.schema_migrations === undefined) throw new BackupError(`${source} is not a click database (it has no schema_migrations table)`);
-    await database.backup(target, { progress: stepsReported(onPages) });
+    const copied = await database.backup(target, { progress: stepsReported(onPages) });
+    onPages?.(copied.totalPages, copied.totalPages);
     database.exec('COMMIT');
     return counts;
   } finally {

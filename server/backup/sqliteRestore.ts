@@ -123,7 +123,8 @@ export async function restoreSqlite({ backup, target, now, onPages }: { backup: 
   const incoming = path.join(dir, `.${path.basename(target)}.${randomBytes(4).toString('hex')}.restoring`);
   const source = openBackup(backup);
   try {
-    await source.backup(incoming, { progress: stepsReported(onPages) });
+    const copied = await source.backup(incoming, { progress: stepsReported(onPages) });
+    onPages?.(copied.totalPages, copied.totalPages);
     const copy = new BetterSqlite(incoming, { fileMustExist: true });
     try {
       copy.pragma('journal_mode = DELETE');

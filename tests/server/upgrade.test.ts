@@ -4,10 +4,21 @@ import type { Engine } from '../../server/db/databaseSettings';
 import { migrationNames, migrations } from '../../server/db/migrations/index';
 import { databaseAtSchema } from '../support/databaseAtSchema';
 import { engines } from '../support/engines';
+import { main as costsImportMain } from '../../scripts/costs-import';
+import { main as statusMain } from '../../scripts/db-status';
+import { main as migrateMain } from '../../scripts/migrate';
+import type { CommandMain } from '../../scripts/runCommand';
 import { runScript } from '../support/scriptProcess';
 import { useTempDir } from '../support/tempDir';
 
 const temp = useTempDir();
+
+async function inProcess(main: CommandMain, argv: string[], env: Record<string, string>) {
+  let out = '';
+  let err = '';
+  const code = await main(argv, env, (text) => (out += text), (text) => (err += text));
+  return { code, out, err };
+}
 
 /** The schema before the newest step: what the previous release left (CHANGELOG.md lists each release's steps). */
 const previous = migrations.length - 1;
@@ -38,20 +49,21 @@ describe.each(engines)('upgrading a database of the previous schema on %s', (eng
       expect(migrated.code).toBe(0);
       expect(await versions()).toEqual(migrations.map((_, index) => index + 1));
 
-      const after = await runScript('scripts/db-status.ts', [], env);
-      expect(after.stdout).toMatch(new RegExp(`: schema ${migrations.length}, up to date\\n$`));
+      // The rest in-process (the same mains, without three more processes' start-up).
+      const after = await inProcess(statusMain, [], env);
+      expect(after.out).toMatch(new RegExp(`: schema ${migrations.length}, up to date\\n$`));
       expect(after.code).toBe(0);
-      const again = await runScript('scripts/migrate.ts', [], env);
-      expect(again.stdout).toMatch(/up to date; nothing to do\n$/);
+      const again = await inProcess(migrateMain, [], env);
+      expect(again.out).toMatch(/up to date; nothing to do\n$/);
       expect(again.code).toBe(0);
-
-      const imported = await runScript('scripts/costs-import.ts', [costs], env);
-      expect(imported.stderr).toBe('');
+      const imported = await inProcess(costsImportMain, [costs], env);
+      expect(imported.err).toBe('');
       expect(imported.code).toBe(0);
     } finally {
       await old.close();
     }
-  });
+    // Three commands started as npm starts them, each a few seconds of tsx on a busy 2-core machine.
+  }, 90_000);
 });
 
 describe('npm run db:status and migrate', () => {

@@ -22,8 +22,17 @@ describe('commandProgress', () => {
       advance(5_000);
       progress.update(2_000, 10_000);
       expect(written).toEqual(['db:copy: 1,000 of 10,000 rows (10%), 100 rows/s, about 1 min 30 s left\n', 'db:copy: 2,000 of 10,000 rows (20%), 100 rows/s, about 1 min 20 s left\n']);
+      progress.note('checking');
       progress.end();
-      expect(written).toHaveLength(2);
+      expect(written.slice(2)).toEqual(['db:copy: checking\n']);
+    });
+
+    it('says nothing of what comes next in a run too short to have shown progress', () => {
+      const { progress, written } = progressOn(false);
+      progress.update(1, 2);
+      progress.note('checking');
+      progress.end();
+      expect(written).toEqual([]);
     });
 
     it('takes its period from PROGRESS_SECONDS, 0 for every update, and names a bad one once', () => {
@@ -51,6 +60,13 @@ describe('commandProgress', () => {
         '\r\x1b[2K',
       ]);
       expect(written[1]!.length - '\r\x1b[2K'.length).toBe(59);
+    });
+
+    it('says what comes next at once, with no count', () => {
+      const { progress, written } = progressOn(true);
+      progress.note('checking the copy');
+      progress.end();
+      expect(written).toEqual(['\r\x1b[2Kdb:copy: checking the copy', '\r\x1b[2K']);
     });
 
     it('clears nothing when it drew nothing', () => {
