@@ -44,7 +44,8 @@ describe('--help', () => {
     expect(stdout).toMatch(/^usage: /im);
     expect(stdout).toMatch(/^Exit codes: 0 /m);
     expect(existsSync(path.join(dir, 'never-opened'))).toBe(false);
-  });
+    // Up to five at once (jest's maxConcurrency), each a tsx start-up, on a 2-core machine that may be busy.
+  }, 90_000);
 });
 
 describe('npm run bench -- NAME', () => {
