@@ -1,10 +1,16 @@
 import path from 'node:path';
+import BetterSqlite from 'better-sqlite3';
 import { readdirSync, writeFileSync } from 'node:fs';
 import type { Engine } from '../../server/db/databaseSettings';
 import { migrationNames, migrations } from '../../server/db/migrations/index';
 import { databaseAtSchema } from '../support/databaseAtSchema';
 import { engines } from '../support/engines';
+import { main as conversionsImportMain } from '../../scripts/conversions-import';
 import { main as costsImportMain } from '../../scripts/costs-import';
+import { main as costsSetMain } from '../../scripts/costs-set';
+import { main as dbCopyMain } from '../../scripts/db-copy';
+import { main as digestMain } from '../../scripts/digest';
+import { main as statsMain } from '../../scripts/stats';
 import { main as statusMain } from '../../scripts/db-status';
 import { main as migrateMain } from '../../scripts/migrate';
 import type { CommandMain } from '../../scripts/runCommand';
@@ -64,6 +70,48 @@ describe.each(engines)('upgrading a database of the previous schema on %s', (eng
     }
     // Three commands started as npm starts them, each a few seconds of tsx on a busy 2-core machine.
   }, 90_000);
+});
+
+describe('every command but the server and migrate, given a database of the previous schema', () => {
+  const refusal = new RegExp(`is at schema ${previous}, and this version of the site needs ${migrations.length}: run npm run migrate first`);
+
+  it.each<[string, CommandMain, (dir: string, file: string) => string[]]>([
+    ['stats', statsMain, (_dir, file) => ['--db', file]],
+    ['digest', digestMain, (dir, file) => ['--to', path.join(dir, 'digest.html'), '--db', file]],
+    ['costs:set', costsSetMain, (_dir, file) => ['--list', '--db', file]],
+    ['costs:import', costsImportMain, (dir, file) => [path.join(dir, 'costs.csv'), '--db', file]],
+    ['conversions:import', conversionsImportMain, (dir, file) => [path.join(dir, 'conversions.csv'), '--db', file]],
+  ])('%s refuses it in one line naming npm run migrate, and leaves it as it was', async (name, main, argv) => {
+    const dir = temp.dir();
+    const file = path.join(dir, 'previous.sqlite');
+    writeFileSync(path.join(dir, 'costs.csv'), 'day,source,campaign,content,cost,currency\n2026-11-03,reddit,repo-cars,,10.00,USD\n');
+    writeFileSync(path.join(dir, 'conversions.csv'), 'txid,payout,currency\nT-1,10.00,USD\n');
+    const old = await databaseAtSchema('sqlite', previous, file);
+    await old.close();
+    const { code, out, err } = await inProcess(main, argv(dir, file), {});
+    expect(err).toMatch(new RegExp(`^${name}: CLICKS_DB \\S+ ${refusal.source}[^\\n]*\\n$`));
+    expect({ code, out }).toEqual({ code: 1, out: '' });
+    const after = new BetterSqlite(file, { readonly: true });
+    expect(after.prepare('select max(version) from schema_migrations').pluck().get()).toBe(previous);
+    after.close();
+  });
+
+  it('db:copy refuses a PostgreSQL target of the previous schema, and copies from a SQLite file of any', async () => {
+    const target = await databaseAtSchema('postgres', previous);
+    const source = path.join(temp.dir(), 'source.sqlite');
+    await (await databaseAtSchema('sqlite', previous, source)).close();
+    try {
+      const refused = await inProcess(dbCopyMain, ['--to', target.url!, '--from', source, '--quiet'], {});
+      expect(refused.err).toMatch(new RegExp(`^db:copy: DATABASE_URL \\S+ ${refusal.source}`));
+      expect(refused.code).toBe(1);
+      expect(await inProcess(migrateMain, [], { DATABASE_URL: target.url! })).toMatchObject({ code: 0 });
+      const copied = await inProcess(dbCopyMain, ['--to', target.url!, '--from', source, '--quiet'], {});
+      expect(copied.err).toBe('');
+      expect(copied.code).toBe(0);
+    } finally {
+      await target.close();
+    }
+  });
 });
 
 describe('npm run db:status and migrate', () => {
