@@ -19,6 +19,7 @@ import { isCurrencyCode, readCampaignMap, readCostReport, type CostPlatform } fr
 import { isDateOrder } from '../server/costs/costReportDates';
 import { replaceCosts } from '../server/costs/costStore';
 import { errorSummary, printable } from '../server/lib/errorText';
+import { commandProgress, noProgress, quietHelp } from './commandProgress';
 import { runCommand, type CommandMain } from './runCommand';
 import { commandDatabaseSettings, openCommandDatabase } from './commandDatabase';
 
@@ -70,8 +71,10 @@ function readCsvFile(file: string, err: (text: string) => void, options: CsvText
   return undefined;
 }
 
-/** Exit codes, as conversions:import's: 0 every row applied (or skipped as a total), 1 a row rejected or no usable file or database, 64 bad arguments. */
-export const main: CommandMain = async (argv, env, writeOut, writeErr) => {
+/** What --help says beside the usage: the codes main returns. */
+const exitCodeHelp = 'Exit codes: 0 every row applied (or skipped as a total), 1 a row rejected or no usable file or database, 64 bad arguments.';
+
+export const main: CommandMain = async (argv, env, writeOut, writeErr, context) => {
   const out = printableLines(writeOut);
   const err = printableLines(writeErr);
   const bad = (message: string) => {
@@ -90,6 +93,7 @@ export const main: CommandMain = async (argv, env, writeOut, writeErr) => {
         dates: { type: 'string' },
         db: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
+        quiet: { type: 'boolean', short: 'q' },
       },
       strict: true,
     });
@@ -98,7 +102,7 @@ export const main: CommandMain = async (argv, env, writeOut, writeErr) => {
   }
   const { values, positionals } = parsed;
   if (values.help) {
-    out(`${usage}\n`);
+    out(`${usage}\n${quietHelp}\n${exitCodeHelp}\n`);
     return 0;
   }
   if (positionals.length !== 1) return bad('name one CSV file');
@@ -133,8 +137,11 @@ export const main: CommandMain = async (argv, env, writeOut, writeErr) => {
   const settings = commandDatabaseSettings('costs:import', values.db, env, err);
   const database = settings && (await openCommandDatabase('costs:import', settings, err));
   if (!database) return 1;
+  // Written as is: its terminal control characters are the point (err writes them out as text).
+  const progress = values.quiet ? noProgress : commandProgress('costs:import', 'costs', writeErr, env, context);
   try {
-    const written = report.rows.length > 0 ? await replaceCosts(database.db, report.rows) : { changed: 0, unchanged: 0 };
+    const written = report.rows.length > 0 ? await replaceCosts(database.db, report.rows, new Date(), progress.update) : { changed: 0, unchanged: 0 };
+    progress.end();
     const totals = new Map<string, number>();
     for (const row of report.rows) totals.set(row.currency, (totals.get(row.currency) ?? 0) + row.amountMicros);
     const amounts = [...totals].map(([code, micros]) => `${formatPayout(micros)} ${code}`).join(', ') || 'nothing';
@@ -146,6 +153,7 @@ export const main: CommandMain = async (argv, env, writeOut, writeErr) => {
     out(`written: ${written.changed} new or changed, ${written.unchanged} already held\n`);
     return report.rejected.length > 0 ? 1 : 0;
   } catch (error) {
+    progress.end();
     // On PostgreSQL nothing of the file is written then; on SQLite the slices written before it are kept
     // (costStore's replaceCosts). Either way running it again sets the same amounts and adds nothing.
     err(`costs:import: the database stopped answering: ${errorSummary(error)}; run the import again, which sets the same amounts and adds nothing\n`);

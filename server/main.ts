@@ -49,7 +49,15 @@ function describeCounting(config: Config, stores: StatsStores | undefined): stri
   return `Counting affiliate clicks in ${stores.database.name}`;
 }
 
+const usage = `Usage: npm start (or node dist/server/main.cjs): serves the site; it takes no arguments, every setting is an environment variable (README.md, Configuration).
+Exit codes: 0 stopped by SIGTERM or SIGINT once its requests were answered, 1 a start-up problem (one line names it: a setting, the database, the port, the build).
+`;
+
 async function start() {
+  if (process.argv.slice(2).some((arg) => arg === '--help' || arg === '-h')) {
+    process.stdout.write(usage);
+    return;
+  }
   const startedAt = performance.now();
   const { config, stores, linkMonitor, app } = await prepare();
   if (config.affiliateUrl === SAMPLE_AFFILIATE_URL) {
