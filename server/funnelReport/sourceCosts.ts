@@ -114,7 +114,7 @@ interface Earned {
 
 /** The site's payouts in the main currency, as the verdict reckons with them (server/costs/payoutSpread.ts). */
 interface SitePayouts {
-  /** The mean payout of sales paid above 0, in micros: what a row without a sale yet is planned with. */
+  /** The mean payout of sales paid above 0 with its margin (payoutSpread.ts), in micros: what a row without a sale yet is planned with. */
   payoutMicros: number | undefined;
   /** Their squared coefficient of variation, floor included. */
   payoutSpread: number;
@@ -238,12 +238,11 @@ export async function readCostsReport(
     allRevenueMicros += row.micros;
     allMainConversions += row.conversions;
   }
-  // The site's payouts: the mean of its paid sales, else (every one folded past retention) revenue per conversion.
-  const paid = payoutModel(reads.paid.find((row) => row.currency === currency) ?? { sales: 0, micros: 0, squares: 0 });
-  const payouts: SitePayouts = {
-    payoutMicros: paid.meanMicros ?? (allMainConversions > 0 && allRevenueMicros > 0 ? allRevenueMicros / allMainConversions : undefined),
-    payoutSpread: paid.spread,
-  };
+  // The site's payouts: its paid sales' mean with its margin and their spread; when every one was folded past
+  // retention (their payouts known only by their sum), revenue per conversion with the floor's spread.
+  const paidSums = reads.paid.find((row) => row.currency === currency);
+  const paid = payoutModel(paidSums && paidSums.sales > 0 ? paidSums : { sales: allMainConversions, micros: allRevenueMicros });
+  const payouts: SitePayouts = { payoutMicros: paid.reckonedMicros, payoutSpread: paid.spread };
 
   const figures = new Map<string, SourceFigures>(listed.map((row) => [row.source, row]));
   const unlisted = [...bySource.keys()].filter((source) => !figures.has(source));

@@ -186,7 +186,7 @@ const windowFrom = (day: number) => day - spendWindowDays;
 
 /**
  * The site's payouts over the window, as the report's costs reckon with them: the mean of its paid sales
- * and their spread, floor included (every sale here is paid above 0, and the window's are fewer than the
+ * (raised by its margin) and their spread, floor included (every sale here is paid above 0, and the window's are fewer than the
  * report's sample of paidSampleRows only at its start: the spread is from all of them).
  */
 function windowPayouts(campaigns: readonly CampaignDays[], day: number): SitePayouts | undefined {
@@ -201,7 +201,7 @@ function windowPayouts(campaigns: readonly CampaignDays[], day: number): SitePay
     }
   }
   const model = payoutModel({ sales, micros, squares });
-  return model.meanMicros === undefined ? undefined : { payoutMicros: model.meanMicros, payoutSpread: model.spread };
+  return model.reckonedMicros === undefined ? undefined : { payoutMicros: model.reckonedMicros, payoutSpread: model.spread };
 }
 
 /** The facts the rule reads about one campaign on day `day`, /admin's verdict computed as the report does (sourceCosts.ts). */
