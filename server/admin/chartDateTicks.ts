@@ -1,4 +1,4 @@
-import { addDays, dayMs, dayStart } from '../lib/utcDay';
+import { addDays, addMonths, dayMs, dayStart, firstDayOf, monthOf } from '../lib/utcDay';
 import type { BucketSize } from './chartBuckets';
 
 /*
@@ -14,6 +14,8 @@ interface IntervalRule {
   interval: TickInterval;
   /** Its length in days, roughly: compared with the bars'. */
   days: number;
+  /** The days it could tick, walked through: every day, every Monday, or every first of a month. */
+  walk: 'day' | 'monday' | 'month';
   isTick: (day: string) => boolean;
 }
 
@@ -24,16 +26,16 @@ const monthNumber = (day: string) => Number(day.slice(5, 7));
 const firstOfMonthEvery = (months: number) => (day: string) => day.endsWith('-01') && (monthNumber(day) - 1) % months === 0;
 
 const rules: readonly IntervalRule[] = [
-  { interval: 'day', days: 1, isTick: () => true },
-  { interval: 'week', days: 7, isTick: isMonday },
+  { interval: 'day', days: 1, walk: 'day', isTick: () => true },
+  { interval: 'week', days: 7, walk: 'monday', isTick: isMonday },
   // Every other Monday counted from a fixed Monday (1970-01-05), so a range moved by a week keeps its ticks.
-  { interval: '2 weeks', days: 14, isTick: (day) => isMonday(day) && ((dayNumber(day) - 4) / 7) % 2 === 0 },
-  { interval: 'month', days: 30, isTick: firstOfMonthEvery(1) },
-  { interval: '2 months', days: 61, isTick: firstOfMonthEvery(2) },
-  { interval: 'quarter', days: 91, isTick: firstOfMonthEvery(3) },
-  { interval: 'half-year', days: 182, isTick: firstOfMonthEvery(6) },
-  { interval: 'year', days: 365, isTick: firstOfMonthEvery(12) },
-  { interval: '2 years', days: 730, isTick: (day) => day.endsWith('-01-01') && Number(day.slice(0, 4)) % 2 === 0 },
+  { interval: '2 weeks', days: 14, walk: 'monday', isTick: (day) => isMonday(day) && ((dayNumber(day) - 4) / 7) % 2 === 0 },
+  { interval: 'month', days: 30, walk: 'month', isTick: firstOfMonthEvery(1) },
+  { interval: '2 months', days: 61, walk: 'month', isTick: firstOfMonthEvery(2) },
+  { interval: 'quarter', days: 91, walk: 'month', isTick: firstOfMonthEvery(3) },
+  { interval: 'half-year', days: 182, walk: 'month', isTick: firstOfMonthEvery(6) },
+  { interval: 'year', days: 365, walk: 'month', isTick: firstOfMonthEvery(12) },
+  { interval: '2 years', days: 730, walk: 'month', isTick: (day) => day.endsWith('-01-01') && Number(day.slice(0, 4)) % 2 === 0 },
 ];
 
 const barDays: Record<BucketSize, number> = { day: 1, week: 7, month: 30, quarter: 91 };
@@ -54,11 +56,22 @@ export function dateTicksFor(from: string, to: string, bars: BucketSize): DateTi
   for (const rule of rules) {
     // A rule whose ticks are too many even spaced at its length is skipped without walking the days.
     if (rule.days < finest || length / rule.days > mostDateTicks + 1) continue;
-    const days = [];
-    for (let day = from; day <= to; day = addDays(day, 1)) if (rule.isTick(day)) days.push(day);
+    const days = candidates(from, to, rule.walk).filter(rule.isTick);
     if (days.length <= mostDateTicks) return { interval: rule.interval, days };
   }
   return { interval: '2 years', days: [] };
+}
+
+/** The days from `from` to `to` a walk passes: at most 92 days (a bar a day), 53 Mondays or 121 months. */
+function candidates(from: string, to: string, walk: IntervalRule['walk']): string[] {
+  const days: string[] = [];
+  if (walk === 'month') {
+    for (let month = monthOf(from); firstDayOf(month) <= to; month = addMonths(month, 1)) if (firstDayOf(month) >= from) days.push(firstDayOf(month));
+    return days;
+  }
+  const first = walk === 'monday' ? addDays(from, (7 - ((dayNumber(from) + 3) % 7)) % 7) : from;
+  for (let day = first; day <= to; day = addDays(day, walk === 'monday' ? 7 : 1)) days.push(day);
+  return days;
 }
 
 const monthNames = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
