@@ -41,6 +41,7 @@ function recordingLogger(): Logger & { lines: string[] } {
   return {
     lines,
     info: (line) => lines.push(line),
+    warning: (line) => lines.push(line),
     error: (message, error) => lines.push(error === undefined ? message : `${message} ${errorSummary(error)}`),
   };
 }

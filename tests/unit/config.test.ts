@@ -14,6 +14,7 @@ describe('loadConfig', () => {
       statistics: { database: { engine: 'sqlite', file: 'data/clicks.sqlite' }, retentionDays: 400 },
       adminToken: undefined,
       linkCheckHours: 6,
+      logFormat: 'text',
     });
   });
 
@@ -54,9 +55,20 @@ describe('loadConfig', () => {
     [{ SITE_URL: 'https://guide.example.com/?a=1' }, /^SITE_URL must be an origin only/],
     [{ TRUST_PROXY: 'maybe' }, /^TRUST_PROXY must be false, true or the number of proxies/],
     [{ SHUTDOWN_TIMEOUT_MS: '5' }, /^SHUTDOWN_TIMEOUT_MS must be a whole number of milliseconds/],
+    [{ LOG_FORMAT: 'yaml' }, /^LOG_FORMAT must be text or json, got "yaml"$/],
   ])('rejects %j with a message naming the variable', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);
+  });
+
+  it.each([
+    [{}, 'text'],
+    [{ LOG_FORMAT: ' ' }, 'text'],
+    [{ LOG_FORMAT: 'json' }, 'json'],
+    [{ LOG_FORMAT: 'JSON' }, 'json'],
+    [{ LOG_FORMAT: 'text' }, 'text'],
+  ])('reads LOG_FORMAT %j as %s', (env, format) => {
+    expect(loadConfig(env).logFormat).toBe(format);
   });
 
   describe('click counting, admin and link checks', () => {
