@@ -230,7 +230,15 @@ export function buildIsFresh(): boolean {
   return existsSync(stampFile) && readFileSync(stampFile, 'utf8') === sourceStamp();
 }
 
+const usage = `Usage: npm run build (tsx build.ts [--if-stale]): builds the site into dist/; --if-stale only when a source changed since the last build.
+Exit codes: 0 built (or already fresh), 1 the build failed (the reason on standard error).
+`;
+
 if (require.main === module) {
+  if (process.argv.includes('--help') || process.argv.includes('-h')) {
+    process.stdout.write(usage);
+    process.exit(0);
+  }
   const ifStale = process.argv.includes('--if-stale');
   if (ifStale && buildIsFresh()) {
     process.exit(0);

@@ -12,10 +12,10 @@
  */
 const transform = {
   '^.+\\.tsx?$': '<rootDir>/tests/support/esbuildTransform.js',
-  '/node_modules/kysely/.+\\.js$': '<rootDir>/tests/support/esbuildTransform.js',
+  '/node_modules/(kysely|get-east-asian-width)/.+\\.js$': '<rootDir>/tests/support/esbuildTransform.js',
 };
 /** node_modules is left as it is, but for the ESM-only packages the transformer turns into CommonJS. */
-const transformIgnorePatterns = ['/node_modules/(?!kysely/)'];
+const transformIgnorePatterns = ['/node_modules/(?!(kysely|get-east-asian-width)/)'];
 
 /**
  * Each loads the machine on purpose and measures what it can take: a flood of reports inside a 256 MB

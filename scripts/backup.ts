@@ -12,21 +12,24 @@ import { parseArgs } from 'node:util';
 import { keptDaily, keptWeekly } from '../server/backup/backupFiles';
 import { BackupError, backupSqlite } from '../server/backup/sqliteBackup';
 import { commandDatabaseSettings } from './commandDatabase';
+import { commandProgress, noProgress, pagesShown, quietHelp } from './commandProgress';
 import { runCommand, type CommandMain } from './runCommand';
 
-const usage = 'Usage: npm run backup -- --to DIR [--db FILE]';
+const usage = 'Usage: npm run backup -- --to DIR [--db FILE] [--quiet]';
 
-/** Exit codes: 0 the copy is written and checked, 1 no copy (no such folder or database, unwritable, a failed check), 64 bad arguments. */
-export const main: CommandMain = async (argv, env, out, err) => {
+/** What --help says beside the usage: the codes main returns. */
+const exitCodeHelp = 'Exit codes: 0 the copy is written and checked, 1 no copy (no such folder or database, unwritable, a failed check), 64 bad arguments.';
+
+export const main: CommandMain = async (argv, env, out, err, context) => {
   let values;
   try {
-    ({ values } = parseArgs({ args: argv, options: { to: { type: 'string' }, db: { type: 'string' }, help: { type: 'boolean', short: 'h' } }, strict: true }));
+    ({ values } = parseArgs({ args: argv, options: { to: { type: 'string' }, db: { type: 'string' }, help: { type: 'boolean', short: 'h' }, quiet: { type: 'boolean', short: 'q' } }, strict: true }));
   } catch (error) {
     err(`backup: ${(error as Error).message}\n${usage}\n`);
     return 64;
   }
   if (values.help) {
-    out(`${usage}\n`);
+    out(`${usage}\n${quietHelp}\n${exitCodeHelp}\n`);
     return 0;
   }
   if (!values.to?.trim()) {
@@ -43,13 +46,16 @@ export const main: CommandMain = async (argv, env, out, err) => {
     err('backup: DATABASE_URL is set: this command copies the SQLite file; back PostgreSQL up with pg_dump -Fc (see docs/backups.md)\n');
     return 1;
   }
+  const progress = values.quiet ? noProgress : commandProgress('backup', 'pages', err, env, context);
   try {
-    const { file, counts, pruned } = await backupSqlite({ source: settings.file, dir: values.to, now: new Date() });
+    const { file, counts, pruned } = await backupSqlite({ source: settings.file, dir: values.to, now: new Date(), onPages: pagesShown(progress) });
+    progress.end();
     out(`Backed up ${settings.file} to ${file}: integrity ok, and every table holds the rows the database held at the moment of the copy:\n`);
     for (const [table, rows] of Object.entries(counts)) out(`  ${table}: ${rows}\n`);
     if (pruned.length) out(`Removed ${pruned.length} older ${pruned.length === 1 ? 'copy' : 'copies'} (keeping the newest ${keptDaily}, and the newest of each of ${keptWeekly} weeks before them): ${pruned.join(', ')}\n`);
     return 0;
   } catch (error) {
+    progress.end();
     if (!(error instanceof BackupError)) throw error;
     err(`backup: ${error.message}\n`);
     return 1;

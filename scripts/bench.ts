@@ -28,55 +28,29 @@
  * Volume (only when named: `npm run bench -- volume [--views N]`): a year of a busy site's rows on each
  *    engine, and what reading it costs the server and npm run stats (scripts/bench/volume.ts).
  * Each part lives in scripts/bench/: serving.ts (1 and 3), lighthouse.ts (2), scriptsFetched.ts (2b), interactions.ts (2c; barePage.ts is the floor of 2 and 2c),
- * recording.ts (4 to 6), memory.ts (7; reportFlood.ts sends its reports), costsImport.ts (8); benchServer.ts starts the built server they share.
+ * recording.ts (4 to 6), memory.ts (7; reportFlood.ts sends its reports), costsImport.ts (8); benchServer.ts starts the built server they share;
+ * benchParts.ts names the parts, and runBench.ts runs them.
  */
-import { freePort } from '../tests/support/mainProcess';
-import { startServer, stop } from './bench/benchServer';
-import { benchCostsImport } from './bench/costsImport';
-import { benchInteractions } from './bench/interactions';
-import { benchLighthouse } from './bench/lighthouse';
-import { benchMemory } from './bench/memory';
-import { benchClicks, benchConversions, benchLeaves, benchViews, withEngines } from './bench/recording';
-import { benchScripts } from './bench/scriptsFetched';
-import { benchStartup, benchThroughput } from './bench/serving';
-import { benchVolume } from './bench/volume';
+import { benchArguments, benchUsage } from './bench/benchParts';
 
-async function main() {
-  const only = process.argv.slice(2);
-  // Volume runs only when named, alone: it takes many minutes, and the other arguments are its options.
-  if (only.includes('volume')) return benchVolume(only.filter((arg) => arg !== 'volume'));
-  const wants = (name: string) => only.length === 0 || only.includes(name);
-  if (wants('startup')) await benchStartup();
-  // Parts 2 to 6 share one built server; the others start what they need themselves.
-  const serverParts = ['lighthouse', 'scripts', 'interactions', 'throughput', 'clicks', 'views', 'leaves', 'conversions'];
-  if (serverParts.some(wants)) await benchOnServer(wants);
-  if (wants('memory')) await benchMemory();
-  if (wants('costs')) await benchCostsImport();
-}
-
-async function benchOnServer(wants: (name: string) => boolean) {
-  const port = await freePort();
-  const server = await startServer(port);
-  try {
-    if (wants('lighthouse')) await benchLighthouse(`http://localhost:${port}`);
-    if (wants('lighthouse') || wants('scripts')) await benchScripts(`http://localhost:${port}`);
-    if (wants('interactions')) await benchInteractions(`http://localhost:${port}`);
-    if (wants('throughput')) await benchThroughput(`http://127.0.0.1:${port}`);
-    const recording = (['clicks', 'views', 'leaves', 'conversions'] as const).filter(wants);
-    if (recording.length > 0) {
-      await withEngines(`http://127.0.0.1:${port}`, async (engines) => {
-        if (wants('clicks')) await benchClicks(engines);
-        if (wants('views')) await benchViews(engines);
-        if (wants('leaves')) await benchLeaves(engines);
-        if (wants('conversions')) await benchConversions(engines);
-      });
-    }
-  } finally {
-    await stop(server);
+async function main(): Promise<number> {
+  const wanted = benchArguments(process.argv.slice(2));
+  if ('help' in wanted) {
+    process.stdout.write(`${benchUsage}\n`);
+    return 0;
   }
+  if ('problem' in wanted) {
+    process.stderr.write(`bench: ${wanted.problem}\n${benchUsage}\n`);
+    return 64;
+  }
+  const { runBench } = await import('./bench/runBench');
+  await runBench(wanted);
+  return 0;
 }
 
-main().catch((error: unknown) => {
+main().then((code) => {
+  process.exitCode = code;
+}, (error: unknown) => {
   console.error(error);
   process.exit(1);
 });

@@ -7,7 +7,8 @@ import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../server/config';
 import { checkLink, describeLinkCheck, describeStatus, type LinkCheckResult } from '../server/linkHealth/checkLink';
 
-const usage = 'usage: npx tsx scripts/check-link.ts [--url URL] [--timeout MS]';
+const usage = 'usage: npm run check-link -- [--url URL] [--timeout MS]';
+const exitCodeHelp = 'Exit codes: 0 works (or the partner refused a robot), 1 broken or bad environment, 2 no clear answer, 64 bad arguments.';
 
 export interface Output {
   out(line: string): void;
@@ -31,7 +32,7 @@ export async function main(argv: string[], env: Record<string, string | undefine
     return badArguments((error as Error).message);
   }
   if (values.help) {
-    output.out(usage);
+    output.out(`${usage}\n${exitCodeHelp}`);
     return 0;
   }
 

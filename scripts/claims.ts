@@ -40,7 +40,7 @@ export const main: CommandMain = async (argv, env, out, err) => {
     return 64;
   }
   if (values.help) {
-    out(`${usage}\n  --check   check the merchant's pages now and wait for the verdicts\n  --json    each claim with its evidence, examples and outcomes\n  --db FILE a SQLite file instead of DATABASE_URL or CLICKS_DB\nExit: 0 all verified, 1 any contradicted or missing, 2 some unknown or stale, 64 bad arguments.\n`);
+    out(`${usage}\n  --check   check the merchant's pages now and wait for the verdicts\n  --json    each claim with its evidence, examples and outcomes\n  --db FILE a SQLite file instead of DATABASE_URL or CLICKS_DB\nExit codes: 0 all verified, 1 any contradicted or missing, 2 none contradicted but some unknown or stale, 64 bad arguments.\n`);
     return 0;
   }
   let config;

@@ -1,6 +1,6 @@
 import { ConfigError, loadConfig } from '../server/config';
 import type { DatabaseSettings } from '../server/db/databaseSettings';
-import { DatabaseError, openDatabase, type AppDatabase } from '../server/db/openDatabase';
+import { DatabaseError, openDatabase, type AppDatabase, type OpenDatabaseOptions } from '../server/db/openDatabase';
 import { silentLogger } from '../server/lib/logger';
 
 /**
@@ -19,10 +19,18 @@ export function commandDatabaseSettings(name: string, dbFile: string | undefined
   }
 }
 
-/** The database opened (read-only for a command that only reads), or one line on err saying why not, and undefined. */
-export async function openCommandDatabase(name: string, settings: DatabaseSettings, err: (text: string) => void, { readOnly = false } = {}): Promise<AppDatabase | undefined> {
+/**
+ * The database opened (read-only for a command that only reads), or one line on err saying why not, and
+ * undefined. A schema older than this code's is refused, never migrated: that is npm run migrate's work.
+ */
+export async function openCommandDatabase(
+  name: string,
+  settings: DatabaseSettings,
+  err: (text: string) => void,
+  { readOnly = false, schema = 'current' }: Omit<OpenDatabaseOptions, 'logger'> = {},
+): Promise<AppDatabase | undefined> {
   try {
-    return await openDatabase(settings, { logger: silentLogger, readOnly });
+    return await openDatabase(settings, { logger: silentLogger, readOnly, schema });
   } catch (error) {
     if (!(error instanceof DatabaseError)) throw error;
     err(`${name}: ${error.message}\n`);

@@ -15,6 +15,7 @@ import { importConversions, ImportSetupError, type ImportOptions } from '../serv
 import { decodeCsvText } from '../server/conversions/csvText';
 import { createConversionStore, readConversionTotals } from '../server/conversions/conversionStore';
 import { errorSummary, printable } from '../server/lib/errorText';
+import { commandProgress, noProgress, quietHelp } from './commandProgress';
 import { runCommand, type CommandMain } from './runCommand';
 import { commandDatabaseSettings, openCommandDatabase } from './commandDatabase';
 
@@ -28,8 +29,10 @@ const columnOptions = { txid: 'txid-column', subid: 'subid-column', payout: 'pay
 /** Every line as a terminal may show it: whatever a value from the file or the command line holds, only line ends stay. */
 const printableLines = (write: (text: string) => void) => (text: string) => write(text.split('\n').map(printable).join('\n'));
 
-/** Exit codes: 0 every row imported or already there, 1 a row rejected (or no usable file or database), 64 bad arguments. */
-export const main: CommandMain = async (argv, env, writeOut, writeErr) => {
+/** What --help says beside the usage: the codes main returns. */
+const exitCodeHelp = 'Exit codes: 0 every row imported or already there, 1 a row rejected (or no usable file or database), 64 bad arguments.';
+
+export const main: CommandMain = async (argv, env, writeOut, writeErr, context) => {
   const out = printableLines(writeOut);
   const err = printableLines(writeErr);
   let parsed;
@@ -48,6 +51,7 @@ export const main: CommandMain = async (argv, env, writeOut, writeErr) => {
         delimiter: { type: 'string' },
         db: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
+        quiet: { type: 'boolean', short: 'q' },
       },
       strict: true,
     });
@@ -57,7 +61,7 @@ export const main: CommandMain = async (argv, env, writeOut, writeErr) => {
   }
   const { values, positionals } = parsed;
   if (values.help) {
-    out(`${usage}\n`);
+    out(`${usage}\n${quietHelp}\n${exitCodeHelp}\n`);
     return 0;
   }
   const bad = (message: string) => {
@@ -95,8 +99,11 @@ export const main: CommandMain = async (argv, env, writeOut, writeErr) => {
   const settings = commandDatabaseSettings('conversions:import', typeof values.db === 'string' ? values.db : undefined, env, err);
   const database = settings && (await openCommandDatabase('conversions:import', settings, err));
   if (!database) return 1;
+  // Written as is: its terminal control characters are the point (err writes them out as text).
+  const progress = values.quiet ? noProgress : commandProgress('conversions:import', 'rows', writeErr, env, context);
   try {
-    const result = await importConversions(text, { columns, statusMap: statusMap.map, currency, delimiter }, createConversionStore(database.db));
+    const result = await importConversions(text, { columns, statusMap: statusMap.map, currency, delimiter, onRow: progress.update }, createConversionStore(database.db));
+    progress.end();
     out(`imported ${result.imported}, duplicate ${result.duplicate}, rejected ${result.rejected.length}\n`);
     for (const { line, reason } of result.rejected) out(`  line ${line}: ${reason}\n`);
     const totals = await readConversionTotals(database.db);
@@ -105,6 +112,7 @@ export const main: CommandMain = async (argv, env, writeOut, writeErr) => {
     out(`now recorded: ${conversions} (${revenue}), ${totals.reversed} reversed\n`);
     return result.rejected.length > 0 ? 1 : 0;
   } catch (error) {
+    progress.end();
     if (error instanceof ImportSetupError) {
       if (error.fromOptions) return bad(`${file}: ${error.message}`);
       err(`conversions:import: ${file}: ${error.message}\n`);

@@ -35,7 +35,9 @@ export function fixedCostLine(rule: FixedCost): string {
   return `${rule.id}: ${rule.source}${rule.campaign ? ` / ${rule.campaign}` : ''}, ${rule.from} to ${rule.to}, ${amount}`;
 }
 
-/** Exit codes: 0 done, 1 refused by what the database holds (an overlapping rule, no such ID) or no usable database, 64 bad arguments. */
+/** What --help says beside the usage: the codes main returns. */
+const exitCodeHelp = 'Exit codes: 0 done, 1 refused by what the database holds (an overlapping rule, no such ID) or no usable database, 64 bad arguments.';
+
 export const main: CommandMain = async (argv, env, writeOut, writeErr) => {
   const out = printableLines(writeOut);
   const err = printableLines(writeErr);
@@ -64,7 +66,7 @@ export const main: CommandMain = async (argv, env, writeOut, writeErr) => {
   }
   const { values } = parsed;
   if (values.help) {
-    out(`${usage}\n`);
+    out(`${usage}\n${exitCodeHelp}\n`);
     return 0;
   }
   const bad = (message: string) => {

@@ -3,7 +3,8 @@
  *
  * Copies the statistics of a SQLite database (--from, default CLICKS_DB or data/clicks.sqlite) into
  * PostgreSQL: raw clicks and page views, conversions and their history, the closed days' totals (of
- * the days whose raw rows are gone), the folded conversions, and link checks. The target's schema is created or brought up to date first.
+ * the days whose raw rows are gone), the folded conversions, and link checks. An empty target's schema is created
+ * first; a target at an older schema is refused (npm run migrate brings it up to date), the source may be at any.
  * Running it again copies nothing twice. A conversion whose txid the target already holds in another
  * state is not copied: the target's state wins, and the txid is printed. Safe while the server still
  * writes to the file.
@@ -16,9 +17,10 @@ import type { CopyCounts } from '../server/dbCopy/copyKeyedRows';
 import { DatabaseError, openDatabase, type AppDatabase } from '../server/db/openDatabase';
 import { errorSummary, printable } from '../server/lib/errorText';
 import { silentLogger } from '../server/lib/logger';
+import { commandProgress, noProgress, quietHelp } from './commandProgress';
 import { runCommand, type CommandMain } from './runCommand';
 
-const usage = 'Usage: npm run db:copy -- --to postgres://user:password@host:5432/db [--from FILE]';
+const usage = 'Usage: npm run db:copy -- --to postgres://user:password@host:5432/db [--from FILE] [--quiet]';
 
 const line = (what: string, { copied, present, skipped }: CopyCounts, why = 'the target holds other figures for them and keeps its own') =>
   `  ${what}: ${copied} copied, ${present} already there${skipped > 0 ? `, ${skipped} skipped (${why})` : ''}\n`;
@@ -52,17 +54,19 @@ function summary(report: CopyReport): string {
   ].join('');
 }
 
-/** Exit codes: 0 copied, 1 a database cannot be used, 64 bad arguments. */
-export const main: CommandMain = async (argv, env, out, err) => {
+/** What --help says beside the usage: the codes main returns. */
+const exitCodeHelp = 'Exit codes: 0 copied, 1 a database cannot be used, 64 bad arguments.';
+
+export const main: CommandMain = async (argv, env, out, err, context) => {
   let values;
   try {
-    ({ values } = parseArgs({ args: argv, options: { to: { type: 'string' }, from: { type: 'string' }, help: { type: 'boolean', short: 'h' } }, strict: true }));
+    ({ values } = parseArgs({ args: argv, options: { to: { type: 'string' }, from: { type: 'string' }, help: { type: 'boolean', short: 'h' }, quiet: { type: 'boolean', short: 'q' } }, strict: true }));
   } catch (error) {
     err(`db:copy: ${(error as Error).message}\n${usage}\n`);
     return 64;
   }
   if (values.help) {
-    out(`${usage}\n`);
+    out(`${usage}\n${quietHelp}\n${exitCodeHelp}\n`);
     return 0;
   }
   if (!values.to) {
@@ -81,17 +85,20 @@ export const main: CommandMain = async (argv, env, out, err) => {
   const file = values.from ?? (env.CLICKS_DB?.trim() || defaultClicksDb);
 
   const opened: AppDatabase[] = [];
+  const progress = values.quiet ? noProgress : commandProgress('db:copy', 'rows', err, env, context);
   try {
-    const from = await openDatabase({ engine: 'sqlite', file }, { logger: silentLogger, readOnly: true });
+    const from = await openDatabase({ engine: 'sqlite', file }, { logger: silentLogger, readOnly: true, schema: 'known' });
     opened.push(from);
-    const to = await openDatabase(target, { logger: silentLogger });
+    const to = await openDatabase(target, { logger: silentLogger, schema: 'current' });
     opened.push(to);
-    const report = await copyDatabase(from.db, to.db);
+    const report = await copyDatabase(from.db, to.db, progress.update);
+    progress.end();
     out(`Copied ${from.name} into ${to.name}:\n`);
     if (report.sourceSchema < 4) out(`  (${from.name} is at schema ${report.sourceSchema}, from an older version of the site: it has no page views, click IDs or sources to copy)\n`);
     out(summary(report));
     return 0;
   } catch (error) {
+    progress.end();
     if (error instanceof DatabaseError) {
       err(`db:copy: ${error.message}\n`);
       return 1;

@@ -24,7 +24,9 @@ const usage = 'usage: npm run digest -- --to FILE.html [--week-ending YYYY-MM-DD
 /** The text part's file: FILE.txt for FILE.html, else the name with .txt added. */
 export const textFileOf = (htmlFile: string) => (/\.html?$/i.test(htmlFile) ? htmlFile.replace(/\.html?$/i, '.txt') : `${htmlFile}.txt`);
 
-/** Exit codes: 0 written, 1 no usable database or a file that cannot be written, 64 bad arguments (as sysexits' EX_USAGE). */
+/** What --help says beside the usage: the codes main returns. */
+const exitCodeHelp = 'Exit codes: 0 written, 1 no usable database or a file that cannot be written, 64 bad arguments (as sysexits\' EX_USAGE).';
+
 export const main: CommandMain = async (argv, env, out, err) => {
   const refuse = (problem: string) => {
     err(`digest: ${problem} (${usage})\n`);
@@ -41,7 +43,7 @@ export const main: CommandMain = async (argv, env, out, err) => {
     return refuse((error as Error).message);
   }
   if (values.help) {
-    out(`${usage}\n`);
+    out(`${usage}\n${exitCodeHelp}\n`);
     return 0;
   }
   if (!values.to) return refuse('--to FILE.html is required: where to write the digest');

@@ -1,12 +1,18 @@
 import path from 'node:path';
 import { errorSummary, printable } from '../server/lib/errorText';
+import { processProgressContext, type ProgressContext } from './commandProgress';
 
-/** An operator command's entry: arguments and environment in, text out, an exit code back, so tests can run it in-process. */
+/**
+ * An operator command's entry: arguments and environment in, text out, an exit code back, so tests can run
+ * it in-process. `progress` says where err goes (a terminal or not) and gives the clock progress lines use
+ * (commandProgress.ts); a test leaves it out: a pipe, and the real clock.
+ */
 export type CommandMain = (
   argv: string[],
   env: Record<string, string | undefined>,
   out: (text: string) => void,
   err: (text: string) => void,
+  progress?: ProgressContext,
 ) => Promise<number>;
 
 /** The one line a command ends with when something it did not expect went wrong: what, never a stack trace. */
@@ -50,6 +56,7 @@ export function runCommand(main: CommandMain, name = path.basename(process.argv[
     process.env,
     (text) => process.stdout.write(text),
     (text) => process.stderr.write(text),
+    processProgressContext(),
   ).then((code) => {
     process.exitCode = code;
   });

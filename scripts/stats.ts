@@ -32,7 +32,9 @@ function csvCurrencyNote({ currency, all }: FunnelReport): string {
   return `stats: revenue is in ${currency}${others.length > 0 ? `; ${left} earned in other currencies is not in the CSV (--json has it)` : ''}`;
 }
 
-/** Exit codes: 0 printed, 1 no usable database, 64 bad arguments (as sysexits' EX_USAGE). */
+/** What --help says beside the usage: the codes main returns. */
+const exitCodeHelp = 'Exit codes: 0 printed, 1 no usable database, 64 bad arguments (as sysexits\' EX_USAGE).';
+
 export const main: CommandMain = async (argv, env, out, err) => {
   let values;
   try {
@@ -57,7 +59,7 @@ export const main: CommandMain = async (argv, env, out, err) => {
     return 64;
   }
   if (values.help) {
-    out(`${usage}\n`);
+    out(`${usage}\n${exitCodeHelp}\n`);
     return 0;
   }
   if (values.json && values.csv) {

@@ -6,7 +6,8 @@
  * one run in twenty shows itself here and not in CI. `--busy` keeps one core busy with a second process
  * the whole time, as CI's machine often is. A failed run's output is kept in a folder of its own under
  * .test-repeat/ and its failing tests named; `--keep-going` runs every time even after a failure (otherwise the first one ends
- * the repeat). Exit 0 every run passed, 1 a run failed, 64 bad arguments. How to hunt a flaky test with
+ * the repeat). Exit 0 every run passed, 1 a run failed, 64 bad arguments, 130 or 143 stopped
+ * (SIGINT, SIGTERM: the jest under way is stopped too). How to hunt a flaky test with
  * it: docs/testing.md.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -48,6 +49,13 @@ function failuresOf(jsonFile: string): string[] {
   });
 }
 
+/**
+ * The jest under way, in a process group of its own with its workers and what its tests started (servers,
+ * browsers), so a stop (SIGINT, SIGTERM) ends them all with the repeat: left running, they would go on using
+ * the machine and dist/ alone.
+ */
+let running: ChildProcess | undefined;
+
 async function runJest(patterns: string[], run: number): Promise<{ code: number | null; seconds: number; log: string; json: string }> {
   const log = path.join(logDir, `run-${run}.log`);
   const json = path.join(logDir, `run-${run}.json`);
@@ -55,11 +63,14 @@ async function runJest(patterns: string[], run: number): Promise<{ code: number 
   const child = spawn(process.execPath, [path.join(projectRoot, 'node_modules/jest/bin/jest.js'), '--ci', '--json', `--outputFile=${json}`, ...patterns], {
     cwd: projectRoot,
     stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
   });
+  running = child;
   const output: Buffer[] = [];
   child.stdout!.on('data', (chunk: Buffer) => output.push(chunk));
   child.stderr!.on('data', (chunk: Buffer) => output.push(chunk));
   const [code] = (await once(child, 'close')) as [number | null];
+  running = undefined;
   writeFileSync(log, Buffer.concat(output));
   return { code, seconds: (performance.now() - started) / 1000, log, json };
 }
@@ -79,7 +90,7 @@ const main: CommandMain = async (argv, _env, out, err) => {
   }
   const { values, positionals: patterns } = parsed;
   if (values.help) {
-    out(`${usage}\nExit codes: 0 every run passed, 1 a run failed, 64 bad arguments.\n`);
+    out(`${usage}\nExit codes: 0 every run passed, 1 a run failed, 64 bad arguments, 130 or 143 stopped by SIGINT or SIGTERM.\n`);
     return 0;
   }
   const times = values.times === undefined ? 20 : Number(values.times);
@@ -99,9 +110,19 @@ const main: CommandMain = async (argv, _env, out, err) => {
   out(`test:repeat: ${what}, ${times === 1 ? 'once' : `${times} times`}${busy ? ', one core kept busy' : ''}\n`);
   let failedRuns = 0;
   const seconds: number[] = [];
+  // A stop ends the jest under way and its group (the global setup stops its PostgreSQL cluster on the
+  // signal: tests/support/globalSetup.ts), then the repeat, with the tally so far and the signal's exit code.
+  let stoppedBy: NodeJS.Signals | undefined;
+  const stop = (signal: NodeJS.Signals) => {
+    stoppedBy ??= signal;
+    if (running?.pid) process.kill(-running.pid, 'SIGTERM');
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
   try {
-    for (let run = 1; run <= times; run++) {
+    for (let run = 1; run <= times && !stoppedBy; run++) {
       const result = await runJest(patterns, run);
+      if (stoppedBy) break;
       seconds.push(result.seconds);
       if (result.code === 0) {
         out(`run ${run}/${times}: passed in ${result.seconds.toFixed(0)} s\n`);
@@ -116,11 +137,15 @@ const main: CommandMain = async (argv, _env, out, err) => {
     }
   } finally {
     busy?.kill('SIGKILL');
+    process.off('SIGINT', stop);
+    process.off('SIGTERM', stop);
   }
   if (failedRuns === 0) rmSync(logDir, { recursive: true, force: true });
-  const sorted = [...seconds].sort((a, b) => a - b);
+  const finished = seconds.length;
+  const sorted = seconds.slice(0, finished).sort((a, b) => a - b);
   const median = sorted[Math.floor(sorted.length / 2)] ?? 0;
-  out(`test:repeat: ${seconds.length - failedRuns} passed, ${failedRuns} failed of ${seconds.length} runs (median ${median.toFixed(0)} s a run)\n`);
+  out(`test:repeat: ${finished - failedRuns} passed, ${failedRuns} failed of ${finished} runs (median ${median.toFixed(0)} s a run)${stoppedBy ? `; stopped by ${stoppedBy} during run ${finished + 1}` : ''}\n`);
+  if (stoppedBy) return stoppedBy === 'SIGINT' ? 130 : 143;
   return failedRuns > 0 ? 1 : 0;
 };
 

@@ -75,7 +75,14 @@ function accessLog(logger: Logger): RequestHandler {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
       const path = JSON.stringify(req.originalUrl.split('?')[0]).slice(1, -1);
       const bytes = res.getHeader('Content-Length') ?? '-';
-      logger.info(`${new Date().toISOString()} ${req.method} ${path} ${res.statusCode} ${bytes} ${ms.toFixed(1)}ms`);
+      const took = ms.toFixed(1);
+      logger.info(`${new Date().toISOString()} ${req.method} ${path} ${res.statusCode} ${bytes} ${took}ms`, {
+        method: req.method,
+        path,
+        status: res.statusCode,
+        bytes: typeof bytes === 'number' ? bytes : Number(bytes) || null,
+        ms: Number(took),
+      });
     });
     next();
   };

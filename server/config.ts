@@ -10,6 +10,7 @@ import { parseAlertsConfig } from './alerts/alertsConfig';
 import type { AlertsConfig } from './alerts/alertTypes';
 import { defaultLinkCheckHours } from './linkHealth/linkMonitor';
 import { defaultClaimsCheckHours } from './claims/claimsWatch';
+import { logFormats, type LogFormat } from './lib/logger';
 
 export { ConfigError };
 
@@ -51,6 +52,8 @@ export interface Config {
   alerts: AlertsConfig | undefined;
   /** The folder the server keeps its daily copies of the SQLite file in (server/backup/); undefined means no backups by the server. */
   backupDir: string | undefined;
+  /** How log lines are written: text for people and journald (which JOURNAL_STREAM marks), json one object per line. */
+  logFormat: LogFormat;
 }
 
 export interface StatisticsConfig {
@@ -95,6 +98,7 @@ export function loadConfig(env: Env = process.env): Config {
     conversionsKey: parseConversionsKey(env, statistics !== undefined),
     alerts: parseAlertsConfig(env, siteUrl, statistics !== undefined),
     backupDir: parseBackupDir(env.BACKUP_DIR, statistics),
+    logFormat: parseLogFormat(env.LOG_FORMAT),
   };
 }
 
@@ -326,6 +330,13 @@ function parseConversionsKey(env: Env, statisticsOn: boolean): string | undefine
  * The server backs up the SQLite file only: PostgreSQL has pg_dump (docs/backups.md), and an in-memory
  * database has no file. Its own folder, never CLICKS_DB's, since the retention deletes old copies in it by name.
  */
+export function parseLogFormat(raw: string | undefined): LogFormat {
+  const value = given(raw)?.toLowerCase() ?? 'text';
+  const format = logFormats.find((name) => name === value);
+  if (!format) throw new ConfigError(`LOG_FORMAT must be text or json, got "${raw}"`);
+  return format;
+}
+
 function parseBackupDir(raw: string | undefined, statistics: StatisticsConfig | undefined): string | undefined {
   const value = given(raw);
   if (value === undefined) return undefined;

@@ -1,25 +1,32 @@
 import type { FunnelReport } from '../funnelReport/funnelReport';
 import type { Incident } from '../alerts/incidents';
-import { amountText, countText } from '../lib/numberFormat';
-import { formatMoment } from '../lib/utcDay';
+import { amountText, countText, decimalText } from '../lib/numberFormat';
+import { dayMs, dayStart, formatMoment } from '../lib/utcDay';
 import { bucketsOf, type Bucket, type BucketSize } from './chartBuckets';
+import { dateTickLabel, dateTicksFor } from './chartDateTicks';
+import { gridlinesFor, labelDigits } from './chartGridlines';
 import type { ChartMetric } from './chartMetrics';
 import { releaseMarkLabel, type ReleaseMarkOf } from './releaseMarks';
 import { Caption, ScrollBox } from './ScrollBox';
 
 /**
- * The chart's drawing size: its viewBox, and its width and height attributes, so the browser keeps its
- * place from the first paint (no layout shift) and CSS scales it to the card's width.
+ * The chart's drawing: no viewBox, so its labels keep their size at any width. Across, every position is a
+ * percentage of the card's width; down, a percentage of the chart's height, which the stylesheet sets (less
+ * on a phone, so the chart stays on the first screen). The width and height attributes hold its place from
+ * the first paint (no layout shift).
  */
-const width = 800;
 const height = 200;
-/** Room above the bars for the marks' symbols. */
-const top = 14;
-/** Coordinates to a hundredth of a unit: enough at any size shown, and a year's bars stay a few KB. */
+/** Room above the plot for the marks' symbols and the top line's label, and below it for the dates (percent of the height). */
+const plotTop = 15;
+const plotBottom = 83;
+/** The date labels' baseline. */
+const dateBaseline = 97;
+/** Coordinates to a hundredth of a percent: enough at any size shown, and a year's bars stay a few KB. */
 const at = (value: number) => Math.round(value * 100) / 100;
+const percent = (value: number) => `${at(value)}%`;
 
-/** Each at least 4.5:1 on the card's white (the zero line is decoration beside the bars). */
-const colours = { bar: '#13315c', release: '#a14b00', alert: '#a61b1b', axis: '#7b8794' };
+/** The marks' colours, each at least 4.5:1 on the card's white; the bars', the axis' and the gridlines' are in the stylesheet. */
+const colours = { release: '#a14b00', alert: '#a61b1b' };
 
 const bucketWords: Record<BucketSize, string> = { day: 'a bar a day', week: 'a bar a week (Monday to Sunday)', month: 'a bar a month', quarter: 'a bar a quarter' };
 const bucketHeads: Record<BucketSize, string> = { day: 'Day', week: 'Week', month: 'Month', quarter: 'Quarter' };
@@ -50,12 +57,15 @@ export function MainChart({ report, metric, releases, incidents }: MainChartProp
   const { size, buckets } = bucketsOf(report.days.map((entry, index) => ({ day: entry.day, value: metric.valueOf(report, index) })));
   const written = (value: number) => (metric.money ? amountText(value, report.currency) : countText(value));
   const values = buckets.map((bucket) => bucket.value ?? 0);
-  const high = Math.max(0, ...values);
-  const low = Math.min(0, ...values);
-  const span = high - low || 1;
-  const y = (value: number) => top + ((high - value) / span) * (height - top);
-  const slot = width / Math.max(buckets.length, 1);
-  const barWidth = Math.max(slot * 0.8, 1);
+  // Money steps by whole cents, a count by whole numbers.
+  const grid = gridlinesFor(Math.min(0, ...values), Math.max(0, ...values), metric.money ? 0.01 : 1);
+  const span = grid.top - grid.bottom || 1;
+  const top = grid.step > 0 ? grid.top : 1;
+  const gridLabel = (value: number) => decimalText(value, labelDigits(grid.step));
+  const y = (value: number) => plotTop + ((top - value) / span) * (plotBottom - plotTop);
+  const slot = 100 / Math.max(buckets.length, 1);
+  const barWidth = Math.max(slot * 0.8, 0.15);
+  const ticks = dateTicksFor(report.from, report.to, size);
   const peak = buckets.reduce<Bucket | undefined>((best, bucket) => (bucket.value !== null && (best?.value == null || bucket.value > best.value) ? bucket : best), undefined);
   const total = values.reduce((sum, value) => sum + value, 0);
 
@@ -69,41 +79,79 @@ export function MainChart({ report, metric, releases, incidents }: MainChartProp
   const description = [
     `${bucketWords[size]}.`,
     peak?.value ? `Total ${written(total)}; highest ${written(peak.value)} (${bucketName(peak)}).` : 'Nothing in this range.',
+    ...(grid.step > 0 ? [`Lines at ${grid.values.filter((value) => value !== 0).map(gridLabel).join(', ')}.`] : []),
     ...marks.map((mark) => `${mark.label} on ${mark.day}.`),
     'The figures are in the table below the chart.',
   ].join(' ');
   const zero = y(0);
+  // Wide enough for the longest label at the stylesheet's .7rem (a digit is about 7 px).
+  const axisWidth = Math.max(...grid.values.map((value) => gridLabel(value).length)) * 7 + 8;
+  const tickX = (day: string) => {
+    const index = bucketOf(day);
+    const bucket = buckets[index]!;
+    const days = (dayStart(bucket.to) - dayStart(bucket.from)) / dayMs + 1;
+    // A day's bar is the day: its tick at the bar's middle; in a longer bar, where the day begins.
+    const within = size === 'day' ? 0.5 : (dayStart(day) - dayStart(bucket.from)) / dayMs / days;
+    return (index + within) * slot;
+  };
   return (
     <>
-      <svg className="main-chart" viewBox={`0 0 ${width} ${height}`} width={width} height={height} role="img" aria-labelledby="chart-title chart-desc">
-        <title id="chart-title">{title}</title>
-        <desc id="chart-desc">{description}</desc>
-        {buckets.map((bucket, index) => {
-          if (!bucket.value) return null;
-          const from = y(Math.max(bucket.value, 0));
-          return (
-            <rect key={bucket.from} x={at(index * slot + (slot - barWidth) / 2)} y={at(from)} width={at(barWidth)} height={at(Math.max(Math.abs(y(bucket.value) - zero), 1))} fill={colours.bar}>
-              <title>{`${bucketName(bucket)}: ${written(bucket.value)}`}</title>
-            </rect>
-          );
-        })}
-        <line x1={0} y1={at(zero)} x2={width} y2={at(zero)} stroke={colours.axis} strokeWidth={1} />
-        {marks.map((mark) => {
-          const index = bucketOf(mark.day);
-          if (index < 0) return null;
-          const x = at(index * slot + slot / 2);
-          const colour = colours[mark.kind];
-          // A release a diamond, an alert a triangle: told apart by shape, not colour alone.
-          const symbol = mark.kind === 'release' ? `M${x} 0 L${at(x + 6)} 6 L${x} 12 L${at(x - 6)} 6 Z` : `M${at(x - 6)} 0 L${at(x + 6)} 0 L${x} 11 Z`;
-          return (
-            <g key={mark.key} className={`${mark.kind}-mark`}>
-              <title>{`${mark.label} on ${mark.day}`}</title>
-              <line x1={x} y1={12} x2={x} y2={height} stroke={colour} strokeWidth={1.5} strokeDasharray="4 3" />
-              <path d={symbol} fill={colour} />
-            </g>
-          );
-        })}
-      </svg>
+      <div className="chart-plot">
+        {/* The scale's labels in a column of their own, the same height as the chart, so no bar hides one; the description says them. */}
+        <svg className="chart-axis" width={axisWidth} height={height} aria-hidden="true">
+          {grid.values.map((value) => (
+            <text key={value} x="100%" y={percent(y(value))} dx="-4" dy="0.32em" textAnchor="end">
+              {gridLabel(value)}
+            </text>
+          ))}
+        </svg>
+        <svg className="main-chart" width="100%" height={height} role="img" aria-labelledby="chart-title chart-desc">
+          <title id="chart-title">{title}</title>
+          <desc id="chart-desc">{description}</desc>
+          <defs>
+            {/* A release a diamond, an alert a triangle: told apart by shape, not colour alone. */}
+            <path id="chart-release" d="M0 0L5 5L0 10L-5 5Z" />
+            <path id="chart-alert" d="M-5 0L5 0L0 9Z" />
+          </defs>
+          {grid.values.map((value) =>
+            value === 0 ? null : <line key={value} className="grid" x1="0" y1={percent(y(value))} x2="100%" y2={percent(y(value))} />,
+          )}
+          {buckets.map((bucket, index) => {
+            if (!bucket.value) return null;
+            const from = y(Math.max(bucket.value, 0));
+            return (
+              <rect key={bucket.from} x={percent(index * slot + (slot - barWidth) / 2)} y={percent(from)} width={percent(barWidth)} height={percent(Math.max(Math.abs(y(bucket.value) - zero), 0.5))}>
+                <title>{`${bucketName(bucket)}: ${written(bucket.value)}`}</title>
+              </rect>
+            );
+          })}
+          <line className="axis" x1="0" y1={percent(zero)} x2="100%" y2={percent(zero)} />
+          {ticks.days.map((day) => {
+            const x = tickX(day);
+            return (
+              <g key={day}>
+                <line className="axis" x1={percent(x)} y1={percent(plotBottom)} x2={percent(x)} y2={percent(plotBottom + 4)} />
+                <text x={percent(x)} y={percent(dateBaseline)} textAnchor={x < 6 ? 'start' : x > 94 ? 'end' : 'middle'}>
+                  {dateTickLabel(day, ticks.interval)}
+                </text>
+              </g>
+            );
+          })}
+          {marks.map((mark) => {
+            const index = bucketOf(mark.day);
+            if (index < 0) return null;
+            const x = percent(index * slot + slot / 2);
+            const colour = colours[mark.kind];
+            return (
+              <g key={mark.key} className={`${mark.kind}-mark`}>
+                <title>{`${mark.label} on ${mark.day}`}</title>
+                <line x1={x} y1={10} x2={x} y2={percent(plotBottom)} stroke={colour} strokeWidth={1.5} strokeDasharray="4 3" />
+                <use href={`#chart-${mark.kind}`} x={x} fill={colour} />
+              </g>
+            );
+          })}
+        </svg>
+      </div>
       <p className="chart-scale muted">
         <span>{buckets[0]?.from}</span>
         <span>{peak?.value ? `highest ${written(peak.value)}` : 'nothing in this range'}</span>

@@ -77,7 +77,7 @@ export function adminRoutes({ token, affiliateUrl, readReportPage, databaseName 
       res.status(503).set('Retry-After', String(retryAfterSeconds));
       // A report stopped for taking too long is not the database failing: say which it was.
       if (failure instanceof SlowReportError) {
-        logger.info(`/admin: ${failure.message}`);
+        logger.warning(`/admin: ${failure.message}`);
         res.send(adminHtml(<AdminSlowReportPage reason={failure.message} />));
       } else {
         res.send(adminHtml(<AdminUnavailablePage databaseName={databaseName} />));

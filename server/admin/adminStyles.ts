@@ -31,7 +31,14 @@ summary{cursor:pointer;color:#0b4f9c;padding:.25rem 0}
 .cards{display:grid;gap:1rem;grid-template-columns:repeat(auto-fit,minmax(22rem,1fr));align-items:start;margin:1rem 0}
 .card.wide{grid-column:1/-1}
 .chart-card h2{font-size:1rem}
-.main-chart{width:100%;height:auto;display:block}
+.chart-plot{display:flex}
+.main-chart,.chart-axis{height:12.5rem;display:block;overflow:visible}
+.main-chart{flex:1;min-width:0}
+.chart-axis{flex:none}
+.main-chart text,.chart-axis text{font-size:.7rem;fill:#52606d}
+.main-chart rect{fill:#13315c}
+.main-chart .axis{stroke:#7b8794}
+.main-chart .grid{stroke:#d9dee4}
 .chart-scale{display:flex;justify-content:space-between;gap:.5rem;font-size:.85rem;margin:.25rem 0}
 .chart-key{font-size:.85rem;margin:0 0 .25rem}
 .alert-mark{color:#a61b1b}
@@ -93,7 +100,7 @@ table.reach td{text-align:left;width:60%}
 .reach-bar{display:inline-block;vertical-align:middle;width:calc(100% - 3.5em);height:.7rem;background:#e4e7eb;border-radius:.2rem;overflow:hidden}
 .reach-bar span{display:block;height:100%;background:#13315c}
 ${reachWidths}
-@media (max-width:35rem){main{padding:.75rem .75rem 2rem}h1{font-size:1.35rem}.intro{font-size:.85rem;margin:0}.funnel li{padding:.5rem .6rem}.funnel a.box{margin:-.5rem -.6rem;padding:.5rem .6rem}.funnel .muted{font-size:.8rem}.funnel .change{font-size:.8rem}.funnel{grid-template-columns:repeat(2,minmax(0,1fr));gap:.5rem}.funnel .figure{font-size:1.25rem}.reach-pages{grid-template-columns:1fr}.cards{grid-template-columns:1fr}.card{padding:.6rem .6rem}.card caption span{max-width:calc(100vw - 3.5rem)}h2{margin-top:1.5rem}}
+@media (max-width:35rem){main{padding:.75rem .75rem 2rem}.main-chart,.chart-axis{height:5.75rem}h1{font-size:1.35rem}.intro{font-size:.85rem;margin:0}.funnel li{padding:.5rem .6rem}.funnel a.box{margin:-.5rem -.6rem;padding:.5rem .6rem}.funnel .muted{font-size:.8rem}.funnel .change{font-size:.8rem}.funnel{grid-template-columns:repeat(2,minmax(0,1fr));gap:.5rem}.funnel .figure{font-size:1.25rem}.reach-pages{grid-template-columns:1fr}.cards{grid-template-columns:1fr}.card{padding:.6rem .6rem}.card caption span{max-width:calc(100vw - 3.5rem)}h2{margin-top:1.5rem}}
 `;
 
 export const adminCssHash = `'sha256-${createHash('sha256').update(adminCss).digest('base64')}'`;

@@ -45,8 +45,9 @@ export interface IncidentStoreOptions {
 }
 
 /**
- * More than every rule and subject could have open at once: six rules, six placements, a few instances,
- * and the spend rule's sources and campaigns with a cost (a few hundred campaigns on a busy account).
+ * More than every rule and subject could have open at once: each rule of rules/allRules.ts over its
+ * subjects (the placements, a few instances, the spend rule's sources and campaigns with a cost: a few
+ * hundred campaigns on a busy account).
  */
 const maxOpenIncidents = 1000;
 

@@ -124,7 +124,7 @@ export class AlertWatch {
 
   private report(run: RulesRun): void {
     const { logger, available } = this.options;
-    for (const { rule, subject } of run.opened) logger.error(`alert: ${rule}${subject ? ` (${subject})` : ''} opened`);
+    for (const { rule, subject } of run.opened) logger.warning(`alert: ${rule}${subject ? ` (${subject})` : ''} opened`);
     for (const { rule, subject } of run.closed) logger.info(`alert: ${rule}${subject ? ` (${subject})` : ''} recovered`);
     if (available()) for (const { rule, error } of run.failed) logger.error(`alert rule ${rule} could not run: ${error}`);
   }

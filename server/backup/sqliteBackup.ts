@@ -32,10 +32,20 @@ export interface BackupOptions {
   now: Date;
   /** Create the folder when missing (the server, for BACKUP_DIR); a command refuses instead, as a typo should not make a folder. */
   createDir?: boolean;
+  /** Called after each step of the copy with the pages copied and the file's pages, and once all are (npm run backup's progress). */
+  onPages?: (done: number, total: number) => void;
 }
 
 /** Pages copied per step: 1 MB at the usual 4 KB page, a fraction of a millisecond each, between which the thread does other work. */
 const pagesPerStep = 256;
+
+/** better-sqlite3's progress callback: one step's pages each time, and what the steps have copied told to onPages. */
+export function stepsReported(onPages: ((done: number, total: number) => void) | undefined) {
+  return ({ totalPages, remainingPages }: { totalPages: number; remainingPages: number }) => {
+    onPages?.(totalPages - remainingPages, totalPages);
+    return pagesPerStep;
+  };
+}
 
 /** Every table of an open file and its rows, read in the connection's current transaction. */
 export function countTables(database: BetterSqlite.Database): TableCounts {
@@ -96,7 +106,7 @@ function differences(expected: TableCounts, found: TableCounts): string | undefi
  * place (a temporary name first, so DIR never holds half a copy under a backup's name) and the retention
  * rule applied, which deletes only older clicks-YYYY-MM-DD.sqlite files.
  */
-export async function backupSqlite({ source, dir, now, createDir = false }: BackupOptions): Promise<BackupResult> {
+export async function backupSqlite({ source, dir, now, createDir = false, onPages }: BackupOptions): Promise<BackupResult> {
   if (source === ':memory:') throw new BackupError('an in-memory database has nothing to back up');
   if (!existsSync(source)) throw new BackupError(`there is no database at ${source}`);
   checkFolder(dir, createDir);
@@ -108,7 +118,7 @@ export async function backupSqlite({ source, dir, now, createDir = false }: Back
     throw new BackupError(`cannot write in ${dir} (${errorCode(error) ?? errorSummary(error)}); check that the folder is writable by this user`);
   }
   try {
-    const counts = await copySnapshot(source, partial);
+    const counts = await copySnapshot(source, partial, onPages);
     const copy = new BetterSqlite(partial, { fileMustExist: true });
     try {
       // A file of its own: no -wal beside it to lose when it is copied elsewhere (the server turns WAL back on when it opens a restored copy).
@@ -133,7 +143,7 @@ export async function backupSqlite({ source, dir, now, createDir = false }: Back
 }
 
 /** Copies the database as of one snapshot into target, and gives each table's rows in that snapshot. */
-async function copySnapshot(source: string, target: string): Promise<TableCounts> {
+async function copySnapshot(source: string, target: string, onPages: BackupOptions['onPages']): Promise<TableCounts> {
   let database: BetterSqlite.Database;
   try {
     database = new BetterSqlite(source, { readonly: true, fileMustExist: true });
@@ -146,7 +156,8 @@ async function copySnapshot(source: string, target: string): Promise<TableCounts
     // The first read starts the snapshot; the counts and every step of the copy read that same one.
     const counts = countTables(database);
     if (counts.schema_migrations === undefined) throw new BackupError(`${source} is not a click database (it has no schema_migrations table)`);
-    await database.backup(target, { progress: () => pagesPerStep });
+    const copied = await database.backup(target, { progress: stepsReported(onPages) });
+    onPages?.(copied.totalPages, copied.totalPages);
     database.exec('COMMIT');
     return counts;
   } finally {

@@ -4,7 +4,7 @@ import path from 'node:path';
 import BetterSqlite from 'better-sqlite3';
 import { migrations } from '../db/migrations/index';
 import { errorCode, errorSummary } from '../lib/errorText';
-import { countTables, integrityOf, syncFolder, type TableCounts } from './sqliteBackup';
+import { countTables, integrityOf, stepsReported, syncFolder, type TableCounts } from './sqliteBackup';
 
 /** A restore refused or failed before the target was touched: one line saying why. */
 export class RestoreError extends Error {
@@ -111,7 +111,7 @@ const stampOf = (now: Date) => now.toISOString().slice(0, 19).replace(/[-:]/g, '
  * under a temporary name and checked again, the current file moved aside with its -wal and -shm (never
  * deleted), and the copy renamed into place, so the target is at every moment either the old file or the whole backup.
  */
-export async function restoreSqlite({ backup, target, now }: { backup: string; target: string; now: Date }): Promise<RestoreResult> {
+export async function restoreSqlite({ backup, target, now, onPages }: { backup: string; target: string; now: Date; onPages?: (done: number, total: number) => void }): Promise<RestoreResult> {
   const { schema, counts } = verifyBackup(backup);
   if (path.resolve(backup) === path.resolve(target)) throw new RestoreError(`${backup} is the target itself`);
   const dir = path.dirname(path.resolve(target));
@@ -123,7 +123,8 @@ export async function restoreSqlite({ backup, target, now }: { backup: string; t
   const incoming = path.join(dir, `.${path.basename(target)}.${randomBytes(4).toString('hex')}.restoring`);
   const source = openBackup(backup);
   try {
-    await source.backup(incoming);
+    const copied = await source.backup(incoming, { progress: stepsReported(onPages) });
+    onPages?.(copied.totalPages, copied.totalPages);
     const copy = new BetterSqlite(incoming, { fileMustExist: true });
     try {
       copy.pragma('journal_mode = DELETE');

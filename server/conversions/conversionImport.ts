@@ -11,6 +11,8 @@ export interface ImportOptions {
   /** The currency of rows whose currency cell is missing or empty; USD when not given. */
   currency?: string;
   delimiter?: string;
+  /** Told the rows handled so far of the file's rows, before each (npm run conversions:import's progress). */
+  onRow?: (done: number, total: number) => void;
 }
 
 export interface RejectedRow {
@@ -47,7 +49,8 @@ export async function importConversions(text: string, options: ImportOptions, st
   if (!header || header.error) throw new ImportSetupError(header ? `the header line cannot be read: ${header.error}` : 'the file is empty');
   const columns = columnIndexes(header.fields, options.columns);
   const result: ImportResult = { imported: 0, duplicate: 0, rejected: [] };
-  for (const row of rows) {
+  for (const [index, row] of rows.entries()) {
+    options.onRow?.(index, rows.length);
     if (row.error) {
       result.rejected.push({ line: row.line, reason: row.error });
       continue;

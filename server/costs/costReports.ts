@@ -1,14 +1,19 @@
 import { isCampaignValue } from '../../shared/trafficSource';
 import { parseCsvRecords, type CsvRecord } from '../conversions/csvRecords';
+import { looksLikeDate, parseDay, slashDateOrder, type DateOrder } from './costReportDates';
+import { columnIndex, findHeader, headerSearchRecords, normalize, type CostPlatform } from './costReportHeader';
 import type { CostRow } from './costRow';
+import { quoted } from './quoted';
+
+export type { CostPlatform } from './costReportHeader';
+export type { DateOrder } from './costReportDates';
+export { quoted } from './quoted';
 
 /**
  * Reading the ad platforms' daily campaign reports as they export them (issue 27), pure: text in, cost
  * rows and the reasons for the rows refused out. The rules (which header is which platform, dates,
  * amounts, totals, duplicates) are the ones docs/costs.md states; each is written once below.
  */
-
-export type CostPlatform = 'google' | 'microsoft' | 'meta' | 'tiktok' | 'plain';
 
 export interface CostReportOptions {
   /** The utm_source every row gets, instead of the platform's usual one (a plain file's own column still wins). */
@@ -17,6 +22,8 @@ export interface CostReportOptions {
   currency?: string;
   /** The platform's campaign name → the utm_campaign its ads carry; a name not in it is used as it is. */
   campaignMap?: ReadonlyMap<string, string>;
+  /** The order of slash dates with the year last (--dates), for a file whose every such date could be either. */
+  dates?: DateOrder;
 }
 
 export interface RejectedCostRow {
@@ -32,192 +39,23 @@ export interface CostReport {
   rejected: RejectedCostRow[];
   /** Total, summary, note and empty rows: not costs, and not errors. */
   skipped: number;
-  /** Data rows (below the header) read: rows.length + summed + rejected.length + skipped. */
+  /**
+   * The lines of rows whose amount cell is empty or "--": the platform said nothing of that row's cost,
+   * so nothing is set for it, and the rest of the file is applied (no platform's documentation or
+   * export found writes an empty amount for a cost of 0; docs/costs.md).
+   */
+  noAmount: number[];
+  /** The amount column's name as the header writes it (or "the amount column" when it holds more than plain words). */
+  amountName: string;
+  /** Data rows (below the header) read: rows.length + summed + rejected.length + noAmount.length + skipped. */
   read: number;
   /** Rows added into an earlier row of the same day, source, campaign and ad. */
   summed: number;
 }
 
-/** A platform's columns, lower case; the first name of each list the header holds is used. */
-interface Layout {
-  platform: CostPlatform;
-  /** The platform's usual utm_source; '' for the plain form, which names its own. */
-  source: string;
-  day: readonly string[];
-  campaign: readonly string[];
-  /** The amount's column, also matched with a currency in brackets: "Amount spent (USD)". */
-  amount: readonly string[];
-  currency: readonly string[];
-  content: readonly string[];
-  /** Meta's last day of the row's period: a row must cover one day. */
-  ends?: readonly string[];
-  /** The plain form's source column. */
-  sourceColumn?: readonly string[];
-}
-
-/**
- * Tried in this order: the plain form first (it alone has a source column), Google last (the fewest names).
- * Microsoft and TikTok share `Campaign name` and are told apart by the amount: `Spend` is Microsoft's, `Cost` TikTok's.
- */
-const layouts: readonly Layout[] = [
-  { platform: 'plain', source: '', day: ['day', 'date'], campaign: ['campaign'], amount: ['cost', 'amount'], currency: ['currency'], content: ['content'], sourceColumn: ['source'] },
-  { platform: 'meta', source: 'facebook', day: ['reporting starts', 'day'], campaign: ['campaign name'], amount: ['amount spent'], currency: ['currency'], content: ['ad name'], ends: ['reporting ends'] },
-  { platform: 'microsoft', source: 'bing', day: ['gregorian date', 'time period', 'date', 'day'], campaign: ['campaign name', 'campaign'], amount: ['spend'], currency: ['currency code', 'currency'], content: ['ad name'] },
-  { platform: 'tiktok', source: 'tiktok', day: ['by day', 'date', 'day'], campaign: ['campaign name'], amount: ['cost', 'total cost'], currency: ['currency'], content: ['ad name'] },
-  { platform: 'google', source: 'google', day: ['day', 'date'], campaign: ['campaign'], amount: ['cost'], currency: ['currency code', 'currency'], content: [] },
-];
-
-/** The header is looked for in this many first records: Microsoft's title block is about ten lines. */
-const headerSearchRecords = 30;
-const delimiters = [',', '\t', ';'] as const;
-
 /** An amount's upper bound in whole units (a billion), so micros and their sums stay exact integers. */
 const maxAmountUnits = 1_000_000_000;
 const microsPerUnit = 1_000_000;
-
-interface Columns {
-  layout: Layout;
-  day: number;
-  campaign: number;
-  amount: number;
-  /** The header's own names (one of ours, matched without case), for the reasons. */
-  amountName: string;
-  dayName: string;
-  currencyName?: string;
-  headerCurrency?: string;
-  currency?: number;
-  content?: number;
-  ends?: number;
-  source?: number;
-}
-
-const normalize = (name: string) => name.trim().toLowerCase();
-
-function columnIndex(header: readonly string[], names: readonly string[] | undefined): number | undefined {
-  for (const name of names ?? []) {
-    const index = header.indexOf(name);
-    if (index !== -1) return index;
-  }
-  return undefined;
-}
-
-/** The amount's column, and the currency its name holds: "amount spent (usd)" → USD. */
-function amountColumn(header: readonly string[], names: readonly string[]): { index: number; currency?: string } | undefined {
-  for (const name of names) {
-    for (const [index, cell] of header.entries()) {
-      if (cell === name) return { index };
-      const bracketed = cell.startsWith(`${name} (`) ? /^\(([a-z]{3})\)$/.exec(cell.slice(name.length + 1)) : null;
-      if (bracketed) return { index, currency: bracketed[1]!.toUpperCase() };
-    }
-  }
-  return undefined;
-}
-
-function columnsOf(fields: readonly string[]): Columns | undefined {
-  const header = fields.map(normalize);
-  for (const layout of layouts) {
-    const day = columnIndex(header, layout.day);
-    const campaign = columnIndex(header, layout.campaign);
-    const amount = amountColumn(header, layout.amount);
-    const source = columnIndex(header, layout.sourceColumn);
-    if (day === undefined || campaign === undefined || !amount || (layout.sourceColumn && source === undefined)) continue;
-    return {
-      layout,
-      day,
-      campaign,
-      amount: amount.index,
-      amountName: fields[amount.index]!.trim(),
-      dayName: fields[day]!.trim(),
-      currencyName: ((index) => (index === undefined ? undefined : fields[index]!.trim()))(columnIndex(header, layout.currency)),
-      headerCurrency: amount.currency,
-      currency: columnIndex(header, layout.currency),
-      content: columnIndex(header, layout.content),
-      ends: columnIndex(header, layout.ends),
-      source,
-    };
-  }
-  return undefined;
-}
-
-/** The header (after a byte-order mark and any title lines above it) and the records below it, in the first delimiter that finds one. */
-function findHeader(text: string): { columns: Columns; rows: CsvRecord[] } | undefined {
-  for (const delimiter of delimiters) {
-    const records = parseCsvRecords(text, delimiter);
-    for (const [index, record] of records.slice(0, headerSearchRecords).entries()) {
-      const columns = record.error ? undefined : columnsOf(record.fields);
-      if (columns) return { columns, rows: records.slice(index + 1) };
-    }
-  }
-  return undefined;
-}
-
-/**
- * A value from the file as a reason may quote it: only when it is short and made of letters, digits and
- * plain punctuation; anything else (control characters, markup, quotes, long text) is described, never shown.
- */
-export function quoted(value: string): string {
-  return /^[\p{L}\p{N} .,:/$€£¥₹()+\-_']{1,40}$/u.test(value) ? `"${value}"` : `a value of ${value.length} characters`;
-}
-
-const monthNames = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
-
-const fullMonthNames = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
-
-/** A month's name in English, full or in three letters (Sept too), as 1–12. */
-function monthOf(name: string): number | undefined {
-  const lower = name.toLowerCase();
-  const index = lower === 'sept' ? 8 : Math.max(monthNames.indexOf(lower), fullMonthNames.indexOf(lower));
-  return index === -1 ? undefined : index + 1;
-}
-
-const isoDay = /^(\d{4})-(\d{1,2})-(\d{1,2})(?:[ T]00:00(?::00)?)?$/;
-const yearFirstSlash = /^(\d{4})\/(\d{1,2})\/(\d{1,2})$/;
-const yearLastSlash = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/;
-const monthNameDay = /^([A-Za-z]{3,9})\.? (\d{1,2}), (\d{4})$/;
-
-const acceptedDays = 'YYYY-MM-DD, YYYY/MM/DD, M/D/YYYY or "Nov 3, 2026"';
-
-/** YYYY-MM-DD when the numbers make a real day of 2000–2099, else undefined. */
-function calendarDay(year: number, month: number, day: number): string | undefined {
-  if (year < 2000 || year > 2099 || month < 1 || month > 12 || day < 1) return undefined;
-  const date = new Date(Date.UTC(year, month - 1, day));
-  if (date.getUTCMonth() !== month - 1) return undefined;
-  return date.toISOString().slice(0, 10);
-}
-
-/**
- * The day a date cell names. Slash dates with the year last are month first (M/D/YYYY, as the platforms'
- * English (US) exports write them), unless the file is day first: then a date is read only where it is
- * unambiguous (the day above 12, or day and month equal), and refused otherwise.
- */
-function parseDay(cell: string, dayFirst: boolean): { day: string } | { error: string } {
-  let parts: [number, number, number] | undefined;
-  let match = isoDay.exec(cell) ?? yearFirstSlash.exec(cell);
-  if (match) parts = [Number(match[1]), Number(match[2]), Number(match[3])];
-  else if ((match = yearLastSlash.exec(cell))) {
-    const [first, second, year] = [Number(match[1]), Number(match[2]), Number(match[3])];
-    if (dayFirst && first <= 12 && second <= 12 && first !== second) {
-      return { error: `the date ${quoted(cell)} could be day or month first, and this file writes days first (another row has a day above 12); export dates as YYYY-MM-DD` };
-    }
-    parts = dayFirst ? [year, second, first] : [year, first, second];
-  } else if ((match = monthNameDay.exec(cell))) {
-    const month = monthOf(match[1]!);
-    if (month !== undefined) parts = [Number(match[3]), month, Number(match[2])];
-  }
-  if (!parts) return { error: `${quoted(cell)} is not a date (${acceptedDays})` };
-  const day = calendarDay(...parts);
-  return day ? { day } : { error: `${quoted(cell)} is no day of 2000–2099` };
-}
-
-const looksLikeDate = (cell: string) => [isoDay, yearFirstSlash, yearLastSlash, monthNameDay].some((form) => form.test(cell));
-
-/** A file is day first when any slash date with the year last has a first number above 12 (13/11/2026). */
-function isDayFirst(cells: readonly string[]): boolean {
-  return cells.some((cell) => {
-    const match = yearLastSlash.exec(cell);
-    return match !== null && Number(match[1]) > 12;
-  });
-}
 
 const currencySymbols: ReadonlyArray<{ symbol: string; currency?: string }> = [
   { symbol: 'US$', currency: 'USD' },
@@ -235,9 +73,11 @@ const currencySymbols: ReadonlyArray<{ symbol: string; currency?: string }> = [
  * thousands separators between groups of three ("1,234.56"); a currency symbol may stand before it.
  * A decimal comma ("12,50"), a negative amount or anything else is refused.
  */
+const noAmount = 'no amount';
+
 function parseAmount(cell: string): { micros: number; symbolCurrency?: string } | { error: string } {
   let text = cell.replace(/\s+/g, '');
-  if (text === '' || text === '--') return { error: 'no amount' };
+  if (text === '' || text === '--') return { error: noAmount };
   if (text.startsWith('-') || text.startsWith('−') || (text.startsWith('(') && text.endsWith(')'))) return { error: `the amount ${quoted(cell)} is negative; a cost is at least 0` };
   const symbol = currencySymbols.find((known) => text.startsWith(known.symbol));
   if (symbol) text = text.slice(symbol.symbol.length);
@@ -276,25 +116,45 @@ function isSummary(cells: readonly string[], dayCell: string, campaignCell: stri
 
 const describeValue = (what: string) => `${what} longer than 100 characters or holding control characters, which no utm value can be`;
 
+/**
+ * The aggregation a Microsoft Advertising report's title block names ("Report Aggregation: Weekly"),
+ * lower case: its TimePeriod of a week or a month is written as a day (yyyy-mm-dd), so only the title tells.
+ */
+function reportAggregation(above: readonly CsvRecord[]): string | undefined {
+  for (const record of above) {
+    const match = /^report aggregation:\s*(\S.*)$/i.exec((record.fields[0] ?? '').trim());
+    if (match) return match[1]!.trim().toLowerCase();
+  }
+  return undefined;
+}
+
 /** Reads a cost report; a file whose header cannot be found or which names no currency at all is one error. */
 export function readCostReport(text: string, options: CostReportOptions = {}): CostReport | { error: string } {
   const found = findHeader(text);
   if (!found) {
     return {
       error:
-        'no header line of a known report was found in its first 30 lines: Google Ads (Day, Campaign, Cost), Microsoft Advertising (Gregorian date, Campaign name, Spend), ' +
+        `no header line of a known report was found in its first ${headerSearchRecords} lines: Google Ads (Day, Campaign, Cost), Microsoft Advertising (Gregorian date or TimePeriod, Campaign name, Spend), ` +
         'Meta (Reporting starts, Campaign name, Amount spent (USD)), TikTok (By Day, Campaign name, Cost) or the plain form (day, source, campaign, content, cost, currency)',
     };
   }
+  if ('withoutDay' in found) return { error: `it is ${found.withoutDay.addDay}; a cost is held per day, so a report without days cannot be imported` };
   const { columns, rows } = found;
   const { layout } = columns;
+  const aggregation = reportAggregation(found.above);
+  if (aggregation !== undefined && aggregation !== 'daily') {
+    return { error: `its title names the aggregation ${quoted(aggregation)}, so its rows are not days: run the report with daily aggregation (the time unit Day)` };
+  }
   if (columns.currency === undefined && !columns.headerCurrency && !options.currency) {
     return { error: `the report names no currency (no currency column, and "${printableName(columns.amountName)}" names none): give --currency` };
   }
   const cellOf = (record: CsvRecord, index: number | undefined) => (index === undefined ? '' : (record.fields[index] ?? '').trim());
-  const dayFirst = isDayFirst(rows.map((record) => cellOf(record, columns.day)));
+  const dateCells = rows.flatMap((record) => [columns.day, columns.ends].map((index) => ({ cell: cellOf(record, index), line: record.line })));
+  const dateOrder = slashDateOrder(dateCells, columns.dayName, options.dates);
+  if ('error' in dateOrder) return { error: dateOrder.error };
+  const { order } = dateOrder;
 
-  const report: CostReport = { platform: layout.platform, rows: [], rejected: [], skipped: 0, read: rows.length, summed: 0 };
+  const report: CostReport = { platform: layout.platform, rows: [], rejected: [], noAmount: [], amountName: printableName(columns.amountName), skipped: 0, read: rows.length, summed: 0 };
   const byKey = new Map<string, { row: CostRow; line: number }>();
   for (const record of rows) {
     const reject = (reason: string) => report.rejected.push({ line: record.line, reason });
@@ -309,14 +169,14 @@ export function readCostReport(text: string, options: CostReportOptions = {}): C
       report.skipped += 1;
       continue;
     }
-    const day = parseDay(dayCell, dayFirst);
+    const day = parseDay(dayCell, order);
     if ('error' in day) {
       reject(`column "${columns.dayName}": ${day.error}`);
       continue;
     }
     if (columns.ends !== undefined) {
       const ends = cellOf(record, columns.ends);
-      const last = ends === '' ? day : parseDay(ends, dayFirst);
+      const last = ends === '' ? day : parseDay(ends, order);
       if ('error' in last || last.day !== day.day) {
         reject('the row covers more than one day; export the report broken down by day');
         continue;
@@ -342,6 +202,10 @@ export function readCostReport(text: string, options: CostReportOptions = {}): C
       continue;
     }
     const amount = parseAmount(cellOf(record, columns.amount));
+    if ('error' in amount && amount.error === noAmount) {
+      report.noAmount.push(record.line);
+      continue;
+    }
     if ('error' in amount) {
       reject(`column "${printableName(columns.amountName)}": ${amount.error}`);
       continue;

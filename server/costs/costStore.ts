@@ -103,8 +103,10 @@ async function writeBatch(trx: Transaction<Schema>, batch: readonly CostRow[], u
  * is one transaction per slice of about 40 ms, with a pause after each (see sqliteSliceMs): the POST of a
  * thousand rows is one slice, a year's import about 30. An import cut short keeps the slices it committed,
  * which is safe because each row is a state: running it again sets the same amounts and adds nothing.
+ *
+ * onProgress is told the rows written so far of the distinct rows to write, after each batch (npm run costs:import's progress).
  */
-export async function replaceCosts(db: Kysely<Schema>, rows: readonly CostRow[], now: Date = new Date()): Promise<CostWriteCounts> {
+export async function replaceCosts(db: Kysely<Schema>, rows: readonly CostRow[], now: Date = new Date(), onProgress?: (done: number, total: number) => void): Promise<CostWriteCounts> {
   const latest = new Map<string, CostRow>();
   for (const row of rows) latest.set(keyOf(row), row);
   // Written in key order, so two writers of overlapping rows lock them in the same order and never deadlock.
@@ -123,6 +125,7 @@ export async function replaceCosts(db: Kysely<Schema>, rows: readonly CostRow[],
         const batch = unique.slice(at, at + batchSize);
         changedDays.push(...(await writeBatch(trx, batch, updatedAt)));
         at += batch.length;
+        onProgress?.(at, unique.length);
       } while (at < unique.length && !(sliced && performance.now() - began >= sqliteSliceMs));
       // The sums of the days and months this transaction changed, from the costs it sees (costSums.ts),
       // in turn with other writers, once its own rows are written.

@@ -1,47 +1,69 @@
 import { normalQuantile, thresholdDistance } from '../experiments/sequentialTest';
 /**
- * Whether one source, campaign or ad pays for itself (issue 27): from its visitors, its conversions, what
- * they paid and what it cost, in micros of one currency. Pure and deterministic: the same figures give the
+ * Whether one source, campaign or ad pays for itself (issue 27): from its visitors, its sales, what they
+ * paid and what it cost, in micros of one currency. Pure and deterministic: the same figures give the
  * same answer on every call, with no random draws.
  *
- * The model. Each visitor converts or not, independently, with one unknown rate r; every conversion pays
- * the same amount p (its mean so far, revenue / conversions), and every visitor costs c = cost / visitors.
- * The campaign pays for itself when r·p > c, that is when r is above the break-even rate r₀ = c / p.
+ * The model (issue 41 item 3), a compound one. Each visitor converts or not, independently, with one
+ * unknown rate r; each sale pays an amount drawn from the site's payouts, of mean p and squared coefficient
+ * of variation s (the spread); every visitor costs c = cost / visitors. The campaign pays for itself when
+ * r·p > c. Only sales paid above 0 are sales: a lead paid 0 adds nothing to revenue and nothing here.
  *
- * - chanceProfitable informs: P(r > r₀) under the Beta(1 + conversions, 1 + visitors − conversions)
- *   posterior (a uniform prior, as the split tests' chance to be best uses), by the regularized
- *   incomplete beta function. A campaign with 3 sales gets a wide posterior and a chance near the middle;
- *   it takes many sales to push the chance towards 0 or 1.
+ * Revenue is read in units of u = p·(1 + s): k = revenue / u "effective sales" at a rate k/n against the
+ * break-even rate r₀ = c / u. Under break-even a visitor's revenue has variance r·E[X²] − c² =
+ * c·u·(1 − r₀), exactly u² times the variance r₀(1 − r₀) of a yes-or-no conversion at r₀, so the rate tests
+ * below hold as they stand; with fixed payouts (s = 0) and p the mean so far, k is the count of sales and
+ * the test is the one the verdict always ran. A spread makes each sale worth fewer effective sales, and
+ * the verdict waits for (1 + s) times as much revenue before it calls.
+ *
+ * p is the larger of the campaign's own mean payout (revenue / sales) and the site's (payoutMicros), so a
+ * first sale of 8 against a site's mean of 40 is one small draw of 40's distribution, not a new payout; a
+ * campaign whose payouts are larger than the site's is reckoned with its own, the wider spread. s is the
+ * caller's (the site's payouts, with its floor while they are few: server/costs/payoutSpread.ts), 1 when
+ * not given: an exponential's, on the side of caution.
+ *
+ * - chanceProfitable informs: P(r > r₀) under the Beta(1 + k, 1 + n − k) posterior (a uniform prior, as
+ *   the split tests' chance to be best uses), by the regularized incomplete beta function. A campaign with
+ *   3 sales gets a wide posterior and a chance near the middle; it takes many to push it towards 0 or 1.
  * - verdict decides, by an always-valid test, the mixture sequential probability ratio test that
- *   server/experiments/sequentialTest.ts runs for two variants, here for one rate against r₀: the
- *   conversions' rate r̂ against r₀ with the variance r₀(1 − r₀)/n it has when the campaign breaks even,
- *   and a normal mixture of width τ = lift·r₀ (lift 30%: a return of ±30% on the spend). By Ville's
- *   inequality, a campaign that truly breaks even has Λ ≥ 1/α at any look, ever, with chance at most α,
- *   so looking at today's totals every day, however long, calls it either way in at most α of campaigns
- *   (up to the normal approximation of the conversions, which tests/unit/costVerdict.simulation.test.ts
- *   measures at small counts).
+ *   server/experiments/sequentialTest.ts runs for two variants, here for one rate against r₀: the rate
+ *   k/n against r₀ with the variance r₀(1 − r₀)/n it has when the campaign breaks even, and a normal
+ *   mixture of width τ = lift·r₀ (lift 30%: a return of ±30% on the spend). By Ville's inequality, a
+ *   campaign that truly breaks even has Λ ≥ 1/α at any look, ever, with chance at most α, so looking at
+ *   today's totals every day, however long, calls it either way in at most α of campaigns (up to the
+ *   normal approximation of the revenue, which tests/unit/costVerdict.simulation.test.ts measures at small
+ *   counts, fixed payouts and payouts of coefficient of variation 1).
  *
- * Assumptions, stated so that a reader can tell when they fail: payouts are one fixed amount per
- * conversion (affiliate programs mostly pay a fixed commission; varied payouts make the real spread wider
- * than the test supposes); visitors are alike and independent across days (a campaign whose audience
- * changes mid-way is two campaigns); cost per visitor is what it has averaged so far.
+ * Assumptions, stated so that a reader can tell when they fail: payouts are drawn from one distribution
+ * whose spread is no wider than s says; visitors are alike and independent across days (a campaign whose
+ * audience changes mid-way is two campaigns); cost per visitor is what it has averaged so far.
  */
 
 export interface CostFigures {
   /** Visitors the source, campaign or ad brought, at least 0. */
   readonly visitors: number;
-  /** Conversions (sales) among them, net of refunds, at least 0. */
+  /**
+   * Sales among them paid above 0, net of refunds, at least 0. They set the campaign's own mean payout and
+   * the break-even per sale; a count with leads paid 0 in it only lowers that own mean, which the site's
+   * payoutMicros then outweighs.
+   */
   readonly conversions: number;
   /** What those conversions paid, in micros. */
   readonly revenueMicros: number;
   /** What the visitors cost, in micros of the same currency. */
   readonly costMicros: number;
   /**
-   * The payout to plan with while this campaign has no conversion of its own (e.g. the site's mean payout
-   * in this currency); without it, a campaign with no sale has no chance and no test.
+   * The site's mean payout of sales paid above 0, in this currency: what a campaign without a sale of its
+   * own is planned with, and the least its payouts are reckoned at. Without it, a campaign with no sale has
+   * no chance and no test.
    */
   readonly payoutMicros?: number;
+  /** The payouts' squared coefficient of variation (variance ÷ mean²), at least 0; default 1 (exponential payouts). */
+  readonly payoutSpread?: number;
 }
+
+/** The spread the verdict assumes when its caller gives none: payouts as varied as an exponential's. */
+export const defaultVerdictSpread = 1;
 
 export interface CostVerdictOptions {
   /** Chance of calling a campaign that truly breaks even either way, over all its looks; default 0.05. */
@@ -103,20 +125,26 @@ export function costVerdict(figures: CostFigures, options: CostVerdictOptions = 
   if (costMicros <= 0) return { chanceProfitable: 1, verdict: 'paying', returnOnSpend, pValue: 1, breakEven };
   // Spend with no visitors yet has earned nothing, and there is no rate to judge.
   if (visitors === 0) return undecided(0, null);
-  const payout = conversions > 0 && revenueMicros > 0 ? revenueMicros / conversions : (figures.payoutMicros ?? 0);
+  const ownPayout = conversions > 0 && revenueMicros > 0 ? revenueMicros / conversions : 0;
+  const sitePayout = figures.payoutMicros !== undefined && Number.isFinite(figures.payoutMicros) ? figures.payoutMicros : 0;
+  const payout = Math.max(ownPayout, sitePayout);
   if (!(payout > 0)) return undecided(null, null);
+  // A visitor who costs more than a sale pays on average loses money whatever the rate.
+  if (costMicros / visitors >= payout) return { chanceProfitable: 0, verdict: 'losing', returnOnSpend, pValue: 0, breakEven };
 
-  const breakEvenRate = costMicros / visitors / payout;
-  // A visitor who costs more than a sale pays loses money whatever the rate.
-  if (breakEvenRate >= 1) return { chanceProfitable: 0, verdict: 'losing', returnOnSpend, pValue: 0, breakEven };
+  const spread = figures.payoutSpread !== undefined && Number.isFinite(figures.payoutSpread) && figures.payoutSpread >= 0 ? figures.payoutSpread : defaultVerdictSpread;
+  const unit = payout * (1 + spread);
+  const breakEvenRate = costMicros / visitors / unit;
+  const sales = Math.min(visitors, Math.max(0, revenueMicros) / unit);
+  const rate = sales / visitors;
 
-  const chanceProfitable = 1 - regularizedBeta(breakEvenRate, 1 + conversions, 1 + visitors - conversions);
-  const logRatio = logMixtureRatio(conversions / visitors - breakEvenRate, breakEvenRate, visitors, lift);
+  const chanceProfitable = 1 - regularizedBeta(breakEvenRate, 1 + sales, 1 + visitors - sales);
+  const logRatio = logMixtureRatio(rate - breakEvenRate, breakEvenRate, visitors, lift);
   const pValue = Math.min(1, Math.exp(-logRatio));
   if (pValue <= alpha) {
-    return { chanceProfitable, verdict: conversions / visitors > breakEvenRate ? 'paying' : 'losing', returnOnSpend, pValue, breakEven };
+    return { chanceProfitable, verdict: rate > breakEvenRate ? 'paying' : 'losing', returnOnSpend, pValue, breakEven };
   }
-  const needed = visitorsNeeded(breakEvenRate, plannedLift(visitors, breakEvenRate, conversions / visitors, { alpha, lift, power }), { alpha, power });
+  const needed = visitorsNeeded(breakEvenRate, plannedLift(visitors, breakEvenRate, rate, { alpha, lift, power }), { alpha, power });
   // A return past ±lift that is not called yet is noise of a few days: a tenth more visitors, at least.
   return { ...undecided(chanceProfitable, roundUp(Math.max(needed - visitors, Math.ceil(visitors / 10)))), pValue };
 }

@@ -6,18 +6,18 @@ import type { DailyCountsTable } from '../db/schema';
  * rows only for the days after the last closed one. A visitor is a daily hash, so a day's distinct
  * visitors are exact and summing them over days is what the report has always done.
  */
-export type RowDimension = 'all' | 'placement' | 'source' | 'page' | 'device' | 'referrer' | 'variant' | 'campaign' | 'ad';
+/**
+ * The views' and clicks' dimensions. 'variant' counts the rows in experiments under each variant they
+ * showed ('hero-words:b'; a row showing two experiments' variants counts under each, one outside every
+ * experiment under none): the experiments' report (server/experiments/experimentReport.ts).
+ */
+export const rowDimensions = ['all', 'placement', 'source', 'page', 'device', 'referrer', 'variant', 'campaign', 'ad'] as const;
+export type RowDimension = (typeof rowDimensions)[number];
 /** The leave reports' dimensions, since schema 18: what each holds is in leaveDimensions.ts. */
-export type LeaveDimension = 'left' | 'reached' | 'seen' | 'engaged' | 'variantSeen';
+export const leaveDimensions = ['left', 'reached', 'seen', 'engaged', 'variantSeen'] as const;
+export type LeaveDimension = (typeof leaveDimensions)[number];
 /** The views' and clicks' dimensions, and the leave reports'. */
 export type Dimension = RowDimension | LeaveDimension;
-/**
- * 'variant' counts the rows in experiments under each variant they showed ('hero-words:b'; a row showing
- * two experiments' variants counts under each, one outside every experiment under none): the
- * experiments' report (server/experiments/experimentReport.ts).
- */
-export const rowDimensions: readonly RowDimension[] = ['all', 'placement', 'source', 'page', 'device', 'referrer', 'variant', 'campaign', 'ad'];
-export const leaveDimensions: readonly LeaveDimension[] = ['left', 'reached', 'seen', 'engaged', 'variantSeen'];
 export const dimensions: readonly Dimension[] = [...rowDimensions, ...leaveDimensions];
 
 /**

@@ -1,12 +1,20 @@
 import { sql, type Kysely } from 'kysely';
 import type { Engine } from './databaseSettings';
-import { migrations } from './migrations/index';
+import { migrationNames, migrations } from './migrations/index';
 
 /** A database written by a newer version of the site: this one must not touch it. */
 export class SchemaTooNewError extends Error {
   override name = 'SchemaTooNewError';
   constructor(readonly found: number) {
     super(`schema ${found}, this version of the site knows ${migrations.length}`);
+  }
+}
+
+/** A database whose schema is older than this code's, opened by a command that must not migrate it. */
+export class SchemaBehindError extends Error {
+  override name = 'SchemaBehindError';
+  constructor(readonly found: number) {
+    super(`schema ${found}, and this version of the site needs ${migrations.length}`);
   }
 }
 
@@ -46,4 +54,27 @@ export async function checkSchemaVersion(db: Kysely<any>): Promise<number> {
   const version = await appliedVersion(db);
   if (version > migrations.length) throw new SchemaTooNewError(version);
   return version;
+}
+
+/** Where a database's schema stands against this code: its version, this code's, and the steps not yet applied. */
+export interface SchemaStatus {
+  version: number;
+  known: number;
+  /** `018-leaveClicks`, …: empty when up to date (or newer than this code). */
+  pending: string[];
+}
+
+/** The status of a database that has schema_migrations (0 when it has none: an empty database). */
+export async function schemaStatus(db: Kysely<any>): Promise<SchemaStatus> {
+  const version = await appliedVersion(db).catch(async (error: unknown) => {
+    if (await hasMigrationsTable(db)) throw error;
+    return 0;
+  });
+  const pending = migrationNames.slice(Math.min(version, migrations.length)).map((name, index) => `${String(version + index + 1).padStart(3, '0')}-${name}`);
+  return { version, known: migrations.length, pending };
+}
+
+async function hasMigrationsTable(db: Kysely<any>): Promise<boolean> {
+  const tables = await db.introspection.getTables();
+  return tables.some((table) => table.name === 'schema_migrations');
 }

@@ -12,7 +12,8 @@ import { lockWaitMs, waitingForLocks } from './sqliteLockWait';
 import { keepingStatements } from './keptStatements';
 import { sqliteFileGuard } from './sqliteFileGuard';
 import { describeDatabase, type DatabaseSettings, type Engine } from './databaseSettings';
-import { checkSchemaVersion, migrate, SchemaTooNewError } from './migrate';
+import { migrations } from './migrations/index';
+import { checkSchemaVersion, migrate, SchemaBehindError, schemaStatus, SchemaTooNewError } from './migrate';
 import type { Schema } from './schema';
 
 /** The open statistics database, whichever engine holds it. Opened by server/main.ts (or a script), never by createApp. */
@@ -39,13 +40,22 @@ export interface OpenDatabaseOptions {
   logger: Logger;
   /** For readers such as npm run stats: no file is created, no schema step run, nothing written. */
   readOnly?: boolean;
+  /**
+   * What is done with the schema. `migrate` (the default when writing: the server, and npm run migrate's own
+   * step) brings it up to date. `current` (the default read-only, and every operator command) refuses a
+   * schema older than this code's with one line naming npm run migrate, so a command run from a freshly
+   * pulled checkout never changes the schema under the server still running the old code; a new, empty
+   * database is still set up. `known`, read-only, reads any schema up to this code's (npm run db:copy's source);
+   * `as-is` checks nothing but the connection (npm run db:status, npm run migrate before its step).
+   */
+  schema?: 'migrate' | 'current' | 'known' | 'as-is';
 }
 
 /**
  * Opens the database, checks the connection, brings the schema up to date (or, read-only, checks that
  * this code can read it) and proves a write, so the server refuses to start rather than run without counting.
  */
-export async function openDatabase(settings: DatabaseSettings, { logger, readOnly = false }: OpenDatabaseOptions): Promise<AppDatabase> {
+export async function openDatabase(settings: DatabaseSettings, { logger, readOnly = false, schema = readOnly ? 'current' : 'migrate' }: OpenDatabaseOptions): Promise<AppDatabase> {
   const name = describeDatabase(settings);
   const availability = createAvailability(name, logger);
   const { dialect, explain } = settings.engine === 'sqlite' ? sqliteDialect(settings.file, readOnly) : postgresDialect(settings.url, availability);
@@ -56,15 +66,23 @@ export async function openDatabase(settings: DatabaseSettings, { logger, readOnl
     if (error instanceof SchemaTooNewError) {
       throw new DatabaseError(`${name} was written by a newer version of this site (${error.message}); run that version, or point the variable elsewhere`);
     }
+    if (error instanceof SchemaBehindError) {
+      throw new DatabaseError(`${name} is at ${error.message}: run npm run migrate first (after a backup: docs/deploy.md#6-updating)`);
+    }
     throw error instanceof DatabaseError ? error : new DatabaseError(`${name} ${explain(error)}`);
   };
   try {
     await sql`select 1`.execute(db);
-    if (readOnly) {
-      if ((await readableVersion(db)) === 0) {
+    if (schema === 'as-is') {
+      // Nothing more: the caller reads the schema's status itself.
+    } else if (readOnly) {
+      const version = await readableVersion(db);
+      if (version === 0) {
         throw new DatabaseError(`${name} is not a click database this version of the site can read: start the server once with it to set it up`);
       }
+      if (schema === 'current') refuseBehind(version);
     } else {
+      if (schema === 'current') refuseBehind((await schemaStatus(db)).version);
       await migrate(db, settings.engine);
       await proveWrite(db);
     }
@@ -82,6 +100,11 @@ export async function openDatabase(settings: DatabaseSettings, { logger, readOnl
       }
     : undefined;
   return { engine: settings.engine, db, name, availability, ...(checkFile && { checkFile }), close: () => db.destroy() };
+}
+
+/** A schema this code is newer than: the command stops, and migrate (run by the operator) is named. */
+function refuseBehind(version: number): void {
+  if (version > 0 && version < migrations.length) throw new SchemaBehindError(version);
 }
 
 async function readableVersion(db: Kysely<Schema>): Promise<number> {

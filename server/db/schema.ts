@@ -392,9 +392,9 @@ export interface ReleasesTable {
 /** Something an alert rule found wrong (server/alerts/): open while closed_at is null, at most one open per rule and subject. */
 export interface IncidentsTable {
   id: Generated<number>;
-  /** The rule's name: link, sales, views, clicks, spend or database (server/alerts/rules/allRules.ts). */
+  /** The rule's name: one of the names in server/alerts/rules/allRules.ts (AlertRule). */
   rule: string;
-  /** The placement for 'sales', the instance for 'database', '' otherwise. */
+  /** What the rule found wrong, as the rule names it: a placement, an instance, a source or campaign; '' for the whole site. */
   subject: string;
   opened_at: number;
   closed_at: number | null;

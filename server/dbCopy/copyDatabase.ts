@@ -65,9 +65,10 @@ const attributionColumns = ['click_day', 'page', 'source', 'device'];
  *   skipped conversion is skipped with it, so the target's row and history keep telling one story.
  * Visitor salts are not copied: they are deleted within two days anyway, and never leave the machine.
  */
-export async function copyDatabase(source: Kysely<Schema>, target: Kysely<Schema>): Promise<CopyReport> {
+export async function copyDatabase(source: Kysely<Schema>, target: Kysely<Schema>, onProgress?: (done: number, total: number) => void): Promise<CopyReport> {
   // A file from an older version of the site (opened read-only, so not migrated) lacks the newer tables.
   const sourceSchema = await checkSchemaVersion(source);
+  const onRows = onProgress && (await rowTally(source, sourceSchema, onProgress));
   const funnel = sourceSchema >= 4;
   // Schema 8: views, clicks and conversions say which experiments' variants they were in.
   const variants = sourceSchema >= 8 ? ['variants'] : [];
@@ -78,17 +79,18 @@ export async function copyDatabase(source: Kysely<Schema>, target: Kysely<Schema
   const conversionCampaign = sourceSchema >= 12 ? ['campaign', 'content'] : [];
   // Schema 18: a leave report's followed links.
   const leaveClicks = sourceSchema >= 18 ? ['clicked'] : [];
-  const conversions = sourceSchema >= 3 ? await copyConversions(source, target, funnel, [...variants, ...conversionCampaign]) : { ...noneCopied(), skippedTxids: [] };
+  const conversions = sourceSchema >= 3 ? await copyConversions(source, target, funnel, [...variants, ...conversionCampaign], onRows) : { ...noneCopied(), skippedTxids: [] };
   const skippedTxids = new Set(conversions.skippedTxids);
   return {
     sourceSchema,
     // A click ID counts once (migration 6): a click whose ID the target already holds is skipped, never an error.
-    clicks: await copyUnkeyedRows(source, target, 'clicks', 'at', funnel ? [...clickColumns, 'click_id', 'source', ...clickCampaign, ...variants] : clickColumns, { unique: ['click_id'] }),
-    views: funnel ? await copyUnkeyedRows(source, target, 'views', 'at', ['at', 'day', 'page', 'referrer_host', 'source', 'medium', 'campaign', ...viewAd, 'device', 'visitor', ...variants]) : noneCopied(),
+    clicks: await copyUnkeyedRows(source, target, 'clicks', 'at', funnel ? [...clickColumns, 'click_id', 'source', ...clickCampaign, ...variants] : clickColumns, { unique: ['click_id'], onRows }),
+    views: funnel ? await copyUnkeyedRows(source, target, 'views', 'at', ['at', 'day', 'page', 'referrer_host', 'source', 'medium', 'campaign', ...viewAd, 'device', 'visitor', ...variants], { onRows }) : noneCopied(),
     leaves:
       sourceSchema >= 17
         ? await copyUnkeyedRows(source, target, 'leaves', 'at', ['at', 'day', 'page', 'device', 'visitor', 'variants', 'sections', 'seen', ...leaveClicks, 'engaged_seconds', 'ordinal'], {
             unique: ['day', 'visitor', 'page', 'ordinal'],
+            onRows,
           })
         : noneCopied(),
     conversions,
@@ -96,6 +98,7 @@ export async function copyDatabase(source: Kysely<Schema>, target: Kysely<Schema
       sourceSchema >= 3
         ? await copyUnkeyedRows(source, target, 'conversion_events', 'received_at', ['txid', 'status', 'outcome', 'subid', 'payout_micros', 'currency', 'via', 'received_at'], {
             skip: (row) => skippedTxids.has(String(row.txid)),
+            onRows,
           })
         : noneCopied(),
     ...(await copyClosedDays(source, target, sourceSchema)),
@@ -110,7 +113,7 @@ export async function copyDatabase(source: Kysely<Schema>, target: Kysely<Schema
       sourceSchema >= 12
         ? await copyDailyRows(target, 'daily_campaign_conversions', ['day', 'source', 'campaign', 'content', 'currency'], ['conversions', 'payout_micros'], await allRows(source, 'daily_campaign_conversions'))
         : noneCopied(),
-    linkChecks: await copyUnkeyedRows(source, target, 'link_checks', 'checked_at', ['checked_at', 'url', 'final_url', 'status', 'redirects', 'ms', 'error', 'verdict']),
+    linkChecks: await copyUnkeyedRows(source, target, 'link_checks', 'checked_at', ['checked_at', 'url', 'final_url', 'status', 'redirects', 'ms', 'error', 'verdict'], { onRows }),
     // Keyed like the daily totals: a day the target already counted for a beacon and reason keeps its own number.
     filteredCounts: sourceSchema >= 9 ? await copyDailyRows(target, 'filtered_counts', ['day', 'beacon', 'reason'], ['count'], await allRows(source, 'filtered_counts')) : noneCopied(),
     releases: sourceSchema >= 9 ? await copyReleases(source, target) : noneCopied(),
@@ -126,15 +129,39 @@ export async function copyDatabase(source: Kysely<Schema>, target: Kysely<Schema
  * Conversions, one per txid. A txid the target lacks is copied; one it holds with the same values is
  * already there; one it holds otherwise is skipped and named, the target's row kept as it is.
  */
-async function copyConversions(source: Kysely<Schema>, target: Kysely<Schema>, funnel: boolean, since8: readonly string[]): Promise<ConversionCopyCounts> {
+async function copyConversions(source: Kysely<Schema>, target: Kysely<Schema>, funnel: boolean, since8: readonly string[], onRows?: (rows: number) => void): Promise<ConversionCopyCounts> {
   const columns = funnel ? [...conversionColumns, ...attributionColumns, ...since8] : conversionColumns;
   // A live instance may record one of these txids in between: its row stays, and this one is skipped.
   const { skippedRows, ...counts } = await copyKeyedRows(
     target,
     { table: 'conversions', key: ['txid'], figures: columns, written: columns, lookup: 'txid', conflict: ['txid'] },
-    batchesOf(source, 'conversions', { order: 'id', columns, size: batchSize }),
+    batchesOf(source, 'conversions', { order: 'id', columns, size: batchSize, onRead: onRows }),
   );
   return { ...counts, skippedTxids: skippedRows.map((row) => String(row.txid)) };
+}
+
+/**
+ * The rows copied a batch at a time (raw clicks, views and leave reports, conversions and their history,
+ * link checks: all but a year's few thousand daily totals), counted first, and a function that adds a
+ * batch's rows and tells onProgress how far the copy is.
+ */
+async function rowTally(source: Kysely<Schema>, sourceSchema: number, onProgress: (done: number, total: number) => void): Promise<(rows: number) => void> {
+  const tables: (keyof Schema)[] = ['clicks'];
+  if (sourceSchema >= 2) tables.push('link_checks');
+  if (sourceSchema >= 3) tables.push('conversions', 'conversion_events');
+  if (sourceSchema >= 4) tables.push('views');
+  if (sourceSchema >= 17) tables.push('leaves');
+  let total = 0;
+  for (const table of tables) {
+    const row = await (source as Kysely<any>).selectFrom(table).select((eb) => eb.fn.countAll<number>().as('rows')).executeTakeFirst();
+    total += Number(row?.rows ?? 0);
+  }
+  let done = 0;
+  onProgress(done, total);
+  return (rows) => {
+    done += rows;
+    onProgress(done, total);
+  };
 }
 
 type DailyTable = 'daily_counts' | 'closed_days' | 'daily_conversions' | 'daily_variant_conversions' | 'daily_campaign_conversions' | 'filtered_counts';

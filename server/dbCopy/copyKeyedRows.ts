@@ -22,12 +22,12 @@ export const pick = (row: Row, columns: readonly string[]) => Object.fromEntries
 
 /**
  * A table's rows in batches of `size`, in the order of `order`, a column unique in it: each batch read
- * after the last row of the one before, so no read holds more than a batch.
+ * after the last row of the one before, so no read holds more than a batch. onRead counts them (db:copy's progress).
  */
 export async function* batchesOf(
   source: Kysely<Schema>,
   table: keyof Schema,
-  { order, columns, size }: { order: string; columns?: readonly string[]; size: number },
+  { order, columns, size, onRead }: { order: string; columns?: readonly string[]; size: number; onRead?: (rows: number) => void },
 ): AsyncGenerator<Row[]> {
   const db = source as Kysely<any>;
   let after: unknown;
@@ -36,6 +36,7 @@ export async function* batchesOf(
     const batch: Row[] = await (after === undefined ? select : select.where(order, '>', after)).orderBy(order).limit(size).execute();
     if (batch.length === 0) return;
     after = batch.at(-1)![order];
+    onRead?.(batch.length);
     yield batch;
   }
 }

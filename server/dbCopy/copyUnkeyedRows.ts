@@ -11,6 +11,8 @@ export interface CopyRowsOptions {
   skip?: (row: Row) => boolean;
   /** Columns the target holds unique together (clicks.click_id; leaves' day, visitor, page and ordinal): a row whose values the target already has is skipped. */
   unique?: readonly string[];
+  /** Told each batch's rows as they are read: db:copy's progress. */
+  onRows?: (rows: number) => void;
 }
 
 /** Rows without a key of their own, matched one for one with identical rows the target held before the copy began. */
@@ -20,14 +22,14 @@ export async function copyUnkeyedRows(
   table: UnkeyedTable,
   timeColumn: 'at' | 'received_at' | 'checked_at' | 'recorded_at',
   columns: readonly string[],
-  { skip = () => false, unique }: CopyRowsOptions = {},
+  { skip = () => false, unique, onRows }: CopyRowsOptions = {},
 ): Promise<CopyCounts> {
   const counts = noneCopied();
   const into = target as Kysely<any>;
   // Rows the target gains from now on (this copy's, or a live instance's) are never mistaken for old ones.
   const before = await into.selectFrom(table).select((eb) => eb.fn.max<number | null>('id').as('id')).executeTakeFirst();
   const lastTargetId = Number(before?.id ?? 0);
-  for await (const batch of batchesOf(source, table, { order: 'id', columns, size: batchSize })) {
+  for await (const batch of batchesOf(source, table, { order: 'id', columns, size: batchSize, onRead: onRows })) {
     const times = batch.map((row) => Number(row[timeColumn]));
     const existing: Row[] = await into
       .selectFrom(table)

@@ -73,7 +73,7 @@ export function createOutboxSender(options: OutboxSenderOptions): OutboxSender {
       // Enqueued while the channel was configured, and it no longer is: nothing can ever send it.
       const ended = await markGivenUp(db, delivery, at, `the ${delivery.channel} channel is no longer configured`);
       (ended ? report.gaveUp : report.lost).push(delivery.id);
-      if (ended) logger.info(`alert delivery ${delivery.id} (${delivery.event}, ${delivery.channel}) dropped: that channel is no longer configured`);
+      if (ended) logger.warning(`alert delivery ${delivery.id} (${delivery.event}, ${delivery.channel}) dropped: that channel is no longer configured`);
       return;
     }
     if (delivery.attempts > limits.maxAttempts) {
@@ -94,7 +94,7 @@ export function createOutboxSender(options: OutboxSenderOptions): OutboxSender {
     if (outcome.kind === 'lost') report.lost.push(delivery.id);
     else if (outcome.kind === 'retry') {
       report.retried.push(delivery.id);
-      if (delivery.attempts === 1) logger.info(`alert delivery ${delivery.id} (${delivery.event}, ${delivery.channel}) failed (${result.reason}); retrying with backoff`);
+      if (delivery.attempts === 1) logger.warning(`alert delivery ${delivery.id} (${delivery.event}, ${delivery.channel}) failed (${result.reason}); retrying with backoff`);
     } else {
       report.gaveUp.push(delivery.id);
       logger.error(`alert delivery ${delivery.id} (${delivery.event}, ${delivery.channel}) given up after ${delivery.attempts} attempts (last error: ${result.reason})`);

@@ -3,9 +3,11 @@ import type { Schema } from '../db/schema';
 import type { CostRow } from '../costs/costRow';
 import { readCostTotals, readDailyCostTotals, readFixedCostDays, type CostTotal, type DailyCostTotal } from '../costs/costStore';
 import { costVerdict, type CostVerdictKind } from '../costs/costVerdict';
+import { payoutModel } from '../costs/payoutSpread';
 import type { DayCounts } from '../dayCounts/dayCounts';
 import { adValue, campaignParts, campaignValue, type DayCountRow } from '../dayCounts/dimensions';
 import type { CurrencySum, PlacementDaySum, SourceSum } from '../dayCounts/conversionSums';
+import { readPaidSums, type PaidSum } from '../dayCounts/paidSums';
 import { readCampaignConversionCounts, readPerDay, readTopAndNamedValuesOf, type CampaignConversionCount } from '../dayCounts/funnelQueries';
 import { daysOf, type ReportRange } from '../dayCounts/reportRange';
 
@@ -101,22 +103,33 @@ function lossOrder(a: SourceCosts, b: SourceCosts): number {
 /** What a source, campaign or ad earned in the main currency, and its conversions in every currency. */
 interface Earned {
   revenueMicros: number;
-  /** Conversions paid in the main currency: the verdict's sales. */
+  /**
+   * Conversions in the main currency. The sums kept ahead do not tell which were paid: a lead paid 0 is
+   * among them, which only lowers the row's own mean payout, and the verdict reckons with the site's paid
+   * mean when that is larger (costVerdict.ts); its revenue, all the verdict's sales are read from, has none.
+   */
   sales: number;
   conversions: number;
 }
 
+/** The site's payouts in the main currency, as the verdict reckons with them (server/costs/payoutSpread.ts). */
+interface SitePayouts {
+  /** The mean payout of sales paid above 0 with its margin (payoutSpread.ts), in micros: what a row without a sale yet is planned with. */
+  payoutMicros: number | undefined;
+  /** Their squared coefficient of variation, floor included. */
+  payoutSpread: number;
+}
+
 /**
  * One row's spend beside its earnings: cost, profit, ROI, cost per visitor and per sale, break-even and
- * the verdict, from its cost per currency (undefined: none) and what it earned. `payoutMicros` is the
- * site's mean payout, which a row without a sale yet is planned with.
+ * the verdict, from its cost per currency (undefined: none), what it earned and the site's payouts.
  */
 function withCosts<Row extends { visitors: number }>(
   row: Row,
   costs: Map<string, number> | undefined,
   earned: Earned,
   currency: string,
-  payoutMicros: number | undefined,
+  { payoutMicros, payoutSpread }: SitePayouts,
 ): Row & Omit<SourceCosts, 'source' | 'visitors' | 'clicks'> {
   const costMicros = costs?.get(currency);
   const base = { ...row, conversions: earned.conversions, revenue: earned.revenueMicros / microsPerUnit, costByCurrency: inUnits(costs, currency) };
@@ -124,7 +137,7 @@ function withCosts<Row extends { visitors: number }>(
     return { ...base, cost: null, profit: null, roi: null, costPerVisitor: null, costPerConversion: null, breakEven: null, chanceProfitable: null, verdict: null, visitorsToKnow: null };
   }
   const { revenueMicros, sales } = earned;
-  const verdict = costVerdict({ visitors: row.visitors, conversions: sales, revenueMicros, costMicros, ...(payoutMicros === undefined ? {} : { payoutMicros }) });
+  const verdict = costVerdict({ visitors: row.visitors, conversions: sales, revenueMicros, costMicros, payoutSpread, ...(payoutMicros === undefined ? {} : { payoutMicros }) });
   const { maxCostPerVisitorMicros, maxCostPerSaleMicros } = verdict.breakEven;
   return {
     ...base,
@@ -169,6 +182,8 @@ export interface CostReads {
   daily: DailyCostTotal[];
   fixed: CostRow[];
   campaigns: CampaignReads;
+  /** The range's sales paid above 0 per currency (server/dayCounts/paidSums.ts): the payouts' spread. */
+  paid: PaidSum[];
 }
 
 /**
@@ -178,13 +193,14 @@ export interface CostReads {
  * its first reads (funnelReport.ts), so that this chain of two rounds is not left to run after them.
  */
 export async function readCosts(db: Kysely<Schema>, range: ReportRange, dayCounts: DayCounts): Promise<CostReads> {
-  const [totals, daily, fixed, credited] = await Promise.all([
+  const [totals, daily, fixed, credited, paid] = await Promise.all([
     readCostTotals(db, range),
     readDailyCostTotals(db, range),
     readFixedCostDays(db, range),
     readCampaignConversionCounts(db, range),
+    readPaidSums(db, range),
   ]);
-  return { totals, daily, fixed, campaigns: await readCampaigns(db, range, dayCounts, campaignCostsOf(totals, fixed), credited) };
+  return { totals, daily, fixed, paid, campaigns: await readCampaigns(db, range, dayCounts, campaignCostsOf(totals, fixed), credited) };
 }
 
 /**
@@ -222,8 +238,11 @@ export async function readCostsReport(
     allRevenueMicros += row.micros;
     allMainConversions += row.conversions;
   }
-  // The site's mean payout: what a source without a sale yet is planned with.
-  const payoutMicros = allMainConversions > 0 && allRevenueMicros > 0 ? allRevenueMicros / allMainConversions : undefined;
+  // The site's payouts: its paid sales' mean with its margin and their spread; when every one was folded past
+  // retention (their payouts known only by their sum), revenue per conversion with the floor's spread.
+  const paidSums = reads.paid.find((row) => row.currency === currency);
+  const paid = payoutModel(paidSums && paidSums.sales > 0 ? paidSums : { sales: allMainConversions, micros: allRevenueMicros });
+  const payouts: SitePayouts = { payoutMicros: paid.reckonedMicros, payoutSpread: paid.spread };
 
   const figures = new Map<string, SourceFigures>(listed.map((row) => [row.source, row]));
   const unlisted = [...bySource.keys()].filter((source) => !figures.has(source));
@@ -238,11 +257,11 @@ export async function readCostsReport(
   }
 
   const sources = [...figures.values()].map(({ source, visitors, clicks }) =>
-    withCosts({ source, visitors, clicks }, bySource.get(source), earnedBySource.get(source) ?? nothingEarned, currency, payoutMicros),
+    withCosts({ source, visitors, clicks }, bySource.get(source), earnedBySource.get(source) ?? nothingEarned, currency, payouts),
   );
   const listedOrder = new Map(listed.map((row, index) => [row.source, index]));
   sources.sort((a, b) => lossOrder(a, b) || (listedOrder.get(a.source) ?? Infinity) - (listedOrder.get(b.source) ?? Infinity) || a.source.localeCompare(b.source));
-  const campaigns = campaignCostsReport(reads.campaigns, currency, payoutMicros);
+  const campaigns = campaignCostsReport(reads.campaigns, currency, payouts);
 
   const allCosts = new Map<string, number>();
   for (const byCurrency of bySource.values()) for (const [code, micros] of byCurrency) allCosts.set(code, (allCosts.get(code) ?? 0) + micros);
@@ -317,7 +336,7 @@ async function readCampaigns(db: Kysely<Schema>, range: ReportRange, dayCounts: 
  * The campaigns and their ads with what they cost and earned, conversions from those credited to the
  * click's campaign and ad (migration 12).
  */
-function campaignCostsReport({ campaignCosts, adCosts, credited, campaignRows, adRows }: CampaignReads, currency: string, payoutMicros: number | undefined): CampaignCosts[] {
+function campaignCostsReport({ campaignCosts, adCosts, credited, campaignRows, adRows }: CampaignReads, currency: string, payouts: SitePayouts): CampaignCosts[] {
   const campaignEarned = new Map<string, Earned>();
   const adEarned = new Map<string, Earned>();
   for (const row of credited) {
@@ -343,10 +362,10 @@ function campaignCostsReport({ campaignCosts, adCosts, credited, campaignRows, a
       const ads = (adsByCampaign.get(value) ?? [])
         .map((ad): AdCosts => {
           const content = campaignParts(ad)[2] ?? '';
-          return withCosts({ source, campaign, content, ...counted(adCounts.get(ad)) }, adCosts.get(ad), adEarned.get(ad) ?? nothingEarned, currency, payoutMicros);
+          return withCosts({ source, campaign, content, ...counted(adCounts.get(ad)) }, adCosts.get(ad), adEarned.get(ad) ?? nothingEarned, currency, payouts);
         })
         .sort((a, b) => lossOrder(a, b) || b.visitors - a.visitors || a.content.localeCompare(b.content));
-      return { ...withCosts({ source, campaign, ...counted(campaignCounts.get(value)) }, campaignCosts.get(value), campaignEarned.get(value) ?? nothingEarned, currency, payoutMicros), ads };
+      return { ...withCosts({ source, campaign, ...counted(campaignCounts.get(value)) }, campaignCosts.get(value), campaignEarned.get(value) ?? nothingEarned, currency, payouts), ads };
     })
     .sort((a, b) => lossOrder(a, b) || b.visitors - a.visitors || byName(a, b));
 }

@@ -142,7 +142,7 @@ export class LinkMonitor {
       return await this.runCheck();
     } catch (error) {
       // The database is down: the availability log says so; this line once, then the next ticks try quietly.
-      if (!this.failing) logger.error(`link check skipped: ${firstLine(messageOf(error))}`);
+      if (!this.failing) logger.warning(`link check skipped: ${firstLine(messageOf(error))}`);
       this.failing = true;
       return undefined;
     }
@@ -184,7 +184,7 @@ export class LinkMonitor {
     const outcome = result.status === undefined ? result.error : String(result.status);
     logger.info(`${result.checkedAt.toISOString()} link check ${result.url}: ${outcome} (${result.verdict})`);
     if (result.verdict === 'broken' && current.broken) {
-      logger.error(
+      logger.warning(
         `affiliate link looks broken: ${result.url} answered ${result.status} on ${current.consecutiveBroken} checks in a row; check AFFILIATE_URL`,
       );
     } else if (result.verdict === 'broken') {

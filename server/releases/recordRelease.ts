@@ -102,7 +102,7 @@ export function createReleaseRecorder({ db, release, startedAt, logger }: { db: 
 export function releaseRecorderOf(db: Kysely<Schema>, distDir: string, logger: Logger, startedAt: Date = new Date()): ReleaseRecorder | undefined {
   const read = readReleaseFile(distDir);
   if ('problem' in read) {
-    logger.info(`This release is not recorded: ${read.problem}`);
+    logger.warning(`This release is not recorded: ${read.problem}`);
     return undefined;
   }
   return createReleaseRecorder({ db, release: read.release, startedAt, logger });

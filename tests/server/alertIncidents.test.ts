@@ -94,7 +94,7 @@ describe.each(engines)('incidents on %s', (engine) => {
             },
             outage: new DatabaseOutage({ db, availability: { downSince: undefined }, incidents: store, channels: {}, names: { instance: 'x', database: 'y' }, siteUrl, logger: silentLogger }),
             available: () => true,
-            logger: { info: (line: string) => void logged.push(line), error: (line: string) => void logged.push(line) },
+            logger: { info: (line: string) => void logged.push(line), warning: (line: string) => void logged.push(line), error: (line: string) => void logged.push(line) },
             now: () => clock,
           }),
       );
@@ -124,7 +124,7 @@ describe.each(engines)('incidents on %s', (engine) => {
       return { channel, sent };
     }
     const logged: string[] = [];
-    const logger: Logger = { info: () => {}, error: (line: string) => void logged.push(line) };
+    const logger: Logger = { info: () => {}, warning: (line: string) => void logged.push(line), error: (line: string) => void logged.push(line) };
     const names = { instance: 'web-1 pid 4242', database: 'DATABASE_URL postgres://site:***@db/site' };
 
     it('sends the alert itself once the database has not answered for 5 minutes, and records the outage when it answers', async () => {

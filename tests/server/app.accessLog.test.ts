@@ -6,7 +6,7 @@ import { testConfig } from '../support/testApp';
 function capturingLogger() {
   const lines: string[] = [];
   const errors: string[] = [];
-  const logger: Logger = { info: (line) => lines.push(line), error: (message) => errors.push(message) };
+  const logger: Logger = { info: (line) => lines.push(line), warning: (message) => errors.push(message), error: (message) => errors.push(message) };
   return { logger, lines, errors };
 }
 

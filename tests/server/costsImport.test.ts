@@ -57,9 +57,9 @@ describe.each(engines)('npm run costs:import on %s', (engine: Engine) => {
     expect(first.stderr).toBe('');
     expect(first.stdout).toBe(
       [
-        `${fixture('google-ads.csv')}: a Google Ads report: 3 costs (2237.10 USD), 1 row added into another of the same day, campaign and ad, 2 total or note rows skipped, 2 rejected`,
-        '  line 8: column "Cost": no amount',
+        `${fixture('google-ads.csv')}: a Google Ads report: 3 costs (2237.10 USD), 1 row added into another of the same day, campaign and ad, 2 total or note rows skipped, 1 without an amount, 1 rejected`,
         '  line 9: column "Cost": the amount "-3.00" is negative; a cost is at least 0',
+        '  line 8: no amount in "Cost" (empty or --), so nothing was set for that row; the rest is applied',
         'written: 3 new or changed, 0 already held',
         '',
       ].join('\n'),

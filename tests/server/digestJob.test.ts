@@ -86,7 +86,7 @@ describe.each(engines)('the weekly digest job on %s', (engine) => {
 
   it('claims nothing when the digest cannot be read, says so once a check, and sends at the next check that can', async () => {
     const errors: string[] = [];
-    const logger: Logger = { info: () => {}, error: (message) => errors.push(message) };
+    const logger: Logger = { info: () => {}, warning: (message) => errors.push(message), error: (message) => errors.push(message) };
     setNow('2026-01-19T08:00:00Z');
     const failing = jobOn(instances.databases()[0]!, { logger, reports: { readDigest: () => Promise.reject(new Error('the report was stopped after 20 s')) } });
     expect(await failing.check()).toEqual({ outcome: 'failed', period: '2026-W04' });

@@ -79,6 +79,22 @@ describe.each(engines)('costs beside earnings in readFunnelReport on %s', (engin
     expect(report.costs.sources[0]).toMatchObject({ source: 'tiktok', visitors: 0, cost: 3, profit: -3, roi: -1, costPerVisitor: null, chanceProfitable: 0, verdict: 'too-early' });
   });
 
+  it('shows a lead paid 0 among the conversions but leaves the verdict as it was: no sale, and no change to the site\'s payouts', async () => {
+    await costs().replaceCosts([cost({ amountMicros: 40_000_000 })]);
+    const figures = (row: { chanceProfitable: number | null; verdict: unknown; visitorsToKnow: number | null } | undefined) => ({
+      chanceProfitable: row?.chanceProfitable,
+      verdict: row?.verdict,
+      visitorsToKnow: row?.visitorsToKnow,
+    });
+    const before = (await read('2026-11-20', '2026-11-21')).costs.sources.find((row) => row.source === 'facebook');
+    await sale('2026-11-20T11:00:00Z', { txid: 'F3', subid: await click('2026-11-20T08:02:00Z', 'hero', 'f3', 'facebook'), payout: '0' });
+    await sale('2026-11-20T11:00:00Z', { txid: 'F4', subid: await click('2026-11-20T08:02:00Z', 'hero', 'f4', 'facebook') });
+    const after = (await read('2026-11-20', '2026-11-21')).costs.sources.find((row) => row.source === 'facebook');
+    expect(after).toMatchObject({ conversions: 4, revenue: 60 });
+    expect(before?.verdict).toBe('too-early');
+    expect(figures(after)).toEqual(figures(before));
+  });
+
   it('writes cost, profit, ROI and the chance in --json as raw numbers, and the verdict in the table', async () => {
     await costs().replaceCosts([cost({ source: 'google', amountMicros: 15_000_000 })]);
     const report = await read('2026-11-20', '2026-11-21');

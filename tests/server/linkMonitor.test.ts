@@ -14,14 +14,15 @@ function resultFor(status: number): LinkCheckResult {
 
 function capturingLogger() {
   const lines: string[] = [];
+  const warnings: string[] = [];
   const errors: string[] = [];
-  const logger: Logger = { info: (line) => lines.push(line), error: (message) => errors.push(message) };
-  return { logger, lines, errors };
+  const logger: Logger = { info: (line) => lines.push(line), warning: (message) => warnings.push(message), error: (message) => errors.push(message) };
+  return { logger, lines, warnings, errors };
 }
 
 /** A monitor whose checks answer the given statuses in turn, without any network. */
 function scriptedMonitor(statuses: number[], intervalMs = 3_600_000, log: LinkCheckLog = memoryLinkCheckLog()) {
-  const { logger, lines, errors } = capturingLogger();
+  const { logger, lines, warnings, errors } = capturingLogger();
   let calls = 0;
   const monitor = new LinkMonitor({
     url: monitoredUrl,
@@ -33,15 +34,15 @@ function scriptedMonitor(statuses: number[], intervalMs = 3_600_000, log: LinkCh
   const runAll = async () => {
     for (let i = 0; i < statuses.length; i++) await monitor.runCheck();
   };
-  return { monitor, lines, errors, runAll, calls: () => calls };
+  return { monitor, lines, warnings, errors, runAll, calls: () => calls };
 }
 
 describe('LinkMonitor', () => {
   it('does not call a single 404 broken', async () => {
-    const { monitor, errors, runAll } = scriptedMonitor([404]);
+    const { monitor, warnings, runAll } = scriptedMonitor([404]);
     await runAll();
     expect(await monitor.state()).toMatchObject({ consecutiveBroken: 1, broken: false });
-    expect(errors).toEqual([]);
+    expect(warnings).toEqual([]);
   });
 
   it('counts 404 twice in a row as broken', async () => {
@@ -50,17 +51,18 @@ describe('LinkMonitor', () => {
     expect(await monitor.state()).toMatchObject({ consecutiveBroken: 2, broken: true });
   });
 
-  it('logs one error line naming the address, status and count when the link turns broken', async () => {
-    const { errors, runAll } = scriptedMonitor([404, 404]);
+  it('logs one warning naming the address, status and count when the link turns broken', async () => {
+    const { warnings, errors, runAll } = scriptedMonitor([404, 404]);
     await runAll();
-    expect(errors).toEqual([`affiliate link looks broken: ${monitoredUrl} answered 404 on 2 checks in a row; check AFFILIATE_URL`]);
+    expect(warnings).toEqual([`affiliate link looks broken: ${monitoredUrl} answered 404 on 2 checks in a row; check AFFILIATE_URL`]);
+    expect(errors).toEqual([]);
   });
 
   it('logs the error again on each further broken check', async () => {
-    const { errors, runAll } = scriptedMonitor([404, 404, 404]);
+    const { warnings, runAll } = scriptedMonitor([404, 404, 404]);
     await runAll();
-    expect(errors).toHaveLength(2);
-    expect(errors[1]).toContain('on 3 checks in a row');
+    expect(warnings).toHaveLength(2);
+    expect(warnings[1]).toContain('on 3 checks in a row');
   });
 
   it.each([403, 500])('keeps a broken streak going across a %s, which says nothing about whether the page is gone', async (status) => {
@@ -70,10 +72,10 @@ describe('LinkMonitor', () => {
   });
 
   it('starts counting again after a 200', async () => {
-    const { monitor, errors, runAll } = scriptedMonitor([404, 200, 404]);
+    const { monitor, warnings, runAll } = scriptedMonitor([404, 200, 404]);
     await runAll();
     expect(await monitor.state()).toMatchObject({ consecutiveBroken: 1, broken: false });
-    expect(errors).toEqual([]);
+    expect(warnings).toEqual([]);
   });
 
   it('logs one info line when a broken link works again', async () => {
@@ -132,26 +134,26 @@ describe('LinkMonitor', () => {
   });
 
   it('skips a tick, logging why, when the history cannot be reached', async () => {
-    const { logger, errors } = capturingLogger();
+    const { logger, warnings } = capturingLogger();
     const unreachable: LinkCheckLog = { claim: () => Promise.reject(new Error('connect ECONNREFUSED')), add: async () => {}, recent: async () => [] };
     const monitor = new LinkMonitor({ url: monitoredUrl, intervalMs: 1_000, logger, log: unreachable, check: async () => resultFor(200) });
     expect(await monitor.tick()).toBeUndefined();
-    expect(errors).toEqual(['link check skipped: connect ECONNREFUSED']);
+    expect(warnings).toEqual(['link check skipped: connect ECONNREFUSED']);
   });
 
   it('says so once while the history stays unreachable, not at every minute\'s tick, and again after it came back', async () => {
-    const { logger, errors } = capturingLogger();
+    const { logger, warnings } = capturingLogger();
     let reachable = false;
     const log = memoryLinkCheckLog();
     const flaky: LinkCheckLog = { ...log, recent: (limit) => (reachable ? log.recent(limit) : Promise.reject(new Error('connect ECONNREFUSED'))) };
     const monitor = new LinkMonitor({ url: monitoredUrl, intervalMs: 3_600_000, logger, log: flaky, check: async () => resultFor(200) });
     for (let i = 0; i < 5; i++) await monitor.tick();
-    expect(errors).toEqual(['link check skipped: connect ECONNREFUSED']);
+    expect(warnings).toEqual(['link check skipped: connect ECONNREFUSED']);
     reachable = true;
     expect(await monitor.tick()).toMatchObject({ status: 200 });
     reachable = false;
     await monitor.tick();
-    expect(errors).toHaveLength(2);
+    expect(warnings).toHaveLength(2);
   });
 
   it('counts only the checks of the newest check\'s address: a changed AFFILIATE_URL starts its own streak', async () => {

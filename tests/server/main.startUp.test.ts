@@ -3,6 +3,7 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import request from 'supertest';
+import { errorLines } from '../support/listeningMain';
 import { freePort, startMain, waitForOutput } from '../support/mainProcess';
 import { useTempDir } from '../support/tempDir';
 
@@ -30,7 +31,7 @@ describe('server/main start-up', () => {
     try {
       const started = startMain({ PORT: String(port), HOST: '127.0.0.1' });
       expect(await started.exit).toBe(1);
-      expect(started.stderr().trim()).toBe(`auctions-guide: port ${port} on 127.0.0.1 is already in use (set PORT to another port)`);
+      expect(errorLines(started.stderr())).toEqual([`auctions-guide: port ${port} on 127.0.0.1 is already in use (set PORT to another port)`]);
     } finally {
       blocker.close();
     }

@@ -21,7 +21,7 @@ const at = (time: string) => new Date(`2026-11-20T${time}Z`);
 /** A logger that keeps its lines. */
 function keptLines(): Logger & { lines: string[] } {
   const lines: string[] = [];
-  return { lines, info: (line) => lines.push(line), error: (message, error) => lines.push(error === undefined ? message : `${message} ${String(error)}`) };
+  return { lines, info: (line) => lines.push(line), warning: (line) => lines.push(line), error: (message, error) => lines.push(error === undefined ? message : `${message} ${String(error)}`) };
 }
 
 describe.each(engines)('recording releases on %s', (engine) => {

@@ -67,7 +67,7 @@ describe.each(engines)('releases on /admin on %s', (engine) => {
     const page = parseHtml((await request(app).get('/admin?from=2026-11-01&to=2026-11-20&metric=clicks-hero').set('Authorization', basicAuth(adminToken)).expect(200)).text);
     const chart = page.one('svg.main-chart');
     expect(chart.text('title#chart-title')).toBe('hero clicks, 2026-11-01 to 2026-11-20');
-    expect(chart.text('desc')).toBe(`a bar a day. Total 15; highest 10 (2026-11-10). ${label} on 2026-11-10. The figures are in the table below the chart.`);
+    expect(chart.text('desc')).toBe(`a bar a day. Total 15; highest 10 (2026-11-10). Lines at 2, 4, 6, 8, 10. ${label} on 2026-11-10. The figures are in the table below the chart.`);
     expect(chart.one('g.release-mark').text('title')).toBe(`${label} on 2026-11-10`);
     // The visitors' chart, drawn by default, marks it as well.
     expect((await adminPage()).one('svg.main-chart').one('g.release-mark').text('title')).toBe(`${label} on 2026-11-10`);

@@ -1,7 +1,10 @@
+import { execFileSync, spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { existsSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { projectRoot } from '../../server/lib/paths';
 import { runScript } from '../support/scriptProcess';
+import { waitUntil } from '../support/waitUntil';
 
 /**
  * npm run test:repeat (scripts/test-repeat.ts): the runner that hunts flaky tests, itself run for real
@@ -21,7 +24,7 @@ describe('npm run test:repeat', () => {
   it('answers --help with its usage and exit codes', async () => {
     const { code, stdout } = await repeat(['--help']);
     expect(code).toBe(0);
-    expect(stdout).toMatch(/^Usage: .+\nExit codes: 0 every run passed, 1 a run failed, 64 bad arguments\.\n$/);
+    expect(stdout).toMatch(/^Usage: .+\nExit codes: 0 every run passed, 1 a run failed, 64 bad arguments, 130 or 143 stopped by SIGINT or SIGTERM\.\n$/);
   });
 
   it('runs the files named the times asked, a line each, and exits 0 when every run passed', async () => {
@@ -41,4 +44,25 @@ describe('npm run test:repeat', () => {
     expect(readdirSync(folder)).toContain('run-1.log');
     rmSync(folder, { recursive: true, force: true });
   }, 120_000);
+
+  it('stopped by SIGTERM during a run, ends that run\'s jest and everything in its group, prints the tally so far and exits 143', async () => {
+    const child = spawn(path.join(projectRoot, 'node_modules/.bin/tsx'), ['scripts/test-repeat.ts', 'tests/unit/utcDay.test.ts', '--times', '3'], {
+      cwd: projectRoot,
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' },
+    });
+    let stdout = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    const closed = once(child, 'close');
+    await waitUntil('the first run to pass', () => stdout.includes('run 1/3: passed'), { timeoutMs: 90_000, intervalMs: 50 });
+    // The second run's jest: its results file names the repeat's folder, its own process group's leader.
+    const secondJest = () => execFileSync('pgrep', ['-f', 'jest.js --ci --json --outputFile=.*/run-2\\.json tests/unit/utcDay'], { encoding: 'utf8' }).trim();
+    await waitUntil('the second run\'s jest', () => { try { return secondJest() !== ''; } catch { return false; } }, { timeoutMs: 30_000, intervalMs: 50 });
+    const group = Number(secondJest().split('\n')[0]);
+    child.kill('SIGTERM');
+    const [code] = (await closed) as [number | null];
+    expect(code).toBe(143);
+    expect(stdout).toMatch(/\ntest:repeat: 1 passed, 0 failed of 1 runs \(median \d+ s a run\); stopped by SIGTERM during run 2\n$/);
+    // Nothing of that jest's group is left: pgrep -g exits 1 when it finds none.
+    await waitUntil('the stopped run\'s group to end', () => { try { execFileSync('pgrep', ['-g', String(group)]); return false; } catch { return true; } }, { timeoutMs: 15_000, intervalMs: 100 });
+  }, 150_000);
 });

@@ -8,10 +8,11 @@ import { createTestDatabase } from './postgres';
 /**
  * A bare database of the engine brought to schema `version`, as a released version of the site left it:
  * for tests of what a later migration does to the rows an older one held. SQLite in `file` (in memory
- * unless given), PostgreSQL in a database of its own, dropped on close.
+ * unless given), PostgreSQL in a database of its own (at `url`), dropped on close.
  */
-export async function databaseAtSchema(engine: Engine, version: number, file = ':memory:'): Promise<{ db: Kysely<any>; close(): Promise<void> }> {
+export async function databaseAtSchema(engine: Engine, version: number, file = ':memory:'): Promise<{ db: Kysely<any>; url?: string; close(): Promise<void> }> {
   let db: Kysely<any>;
+  let url: string | undefined;
   let drop = async () => {};
   if (engine === 'sqlite') {
     db = new Kysely({ dialect: new SqliteDialect({ database: new BetterSqlite(file) }) });
@@ -22,6 +23,7 @@ export async function databaseAtSchema(engine: Engine, version: number, file = '
     // still closing; the pool reports that as an error, which here is expected and not the test's.
     pool.on('error', () => {});
     db = new Kysely({ dialect: new PostgresDialect({ pool }) });
+    url = created.url;
     drop = created.drop;
   }
   await db.schema
@@ -35,6 +37,7 @@ export async function databaseAtSchema(engine: Engine, version: number, file = '
   }
   return {
     db,
+    ...(url !== undefined && { url }),
     close: async () => {
       await db.destroy();
       await drop();

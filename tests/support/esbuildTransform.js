@@ -1,7 +1,7 @@
 /**
  * Jest transformer: TypeScript and TSX to CommonJS with esbuild, which the build already uses and
  * which needs no TypeScript compiler API (TypeScript 7 has none). Types are checked by `tsc --noEmit`.
- * It also turns the few ESM-only packages the server uses (kysely) into CommonJS: jest 29 loads every
+ * It also turns the few ESM-only packages the server uses (kysely, get-east-asian-width) into CommonJS: jest 29 loads every
  * module through its own CommonJS runtime, while Node itself loads them with require(esm).
  */
 const { createHash } = require('node:crypto');

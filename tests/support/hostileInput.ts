@@ -28,7 +28,7 @@ export const siteOrigin = 'http://127.0.0.1';
 /** A logger that keeps what the app logs as an error: a 500 from the app's error handler always logs one. */
 function errorRecordingLogger(): { logger: Logger; errors: string[] } {
   const errors: string[] = [];
-  return { logger: { info: () => {}, error: (message, error) => errors.push(`${message} ${String(error)}`) }, errors };
+  return { logger: { info: () => {}, warning: () => {}, error: (message, error) => errors.push(`${message} ${String(error)}`) }, errors };
 }
 
 export interface Listening {

@@ -51,3 +51,8 @@ export async function stopMain(started: Started, timeoutMs = 15_000): Promise<nu
 export function countLines(output: string, pattern: RegExp): number {
   return output.split('\n').filter((line) => pattern.test(line)).length;
 }
+
+/** A server's stderr without its warnings (start-up's sample AFFILIATE_URL, no CONTACT_EMAIL): what went wrong, line by line. */
+export function errorLines(stderr: string): string[] {
+  return stderr.split('\n').filter((line) => line !== '' && !/^\S+ WARNING /.test(line));
+}

@@ -14,7 +14,7 @@ export const network = '203.0.113.50';
 
 function capturingLogger() {
   const lines: string[] = [];
-  const logger: Logger = { info: (line) => lines.push(line), error: (message, error) => lines.push(`${message} ${String(error)}`) };
+  const logger: Logger = { info: (line) => lines.push(line), warning: (line) => lines.push(line), error: (message, error) => lines.push(`${message} ${String(error)}`) };
   return { logger, lines };
 }
 

@@ -28,3 +28,12 @@ export function typeScriptSources(folders: readonly string[]): string[] {
 export function readProjectFile(file: string): string {
   return readFileSync(path.join(projectRoot, file), 'utf8');
 }
+
+/**
+ * The comments of a TypeScript source, each as written (block comments with their stars): a block comment,
+ * or a line comment not inside a URL or a string's quotes (the rule is a pattern, not a parser, which is
+ * enough for this project's sources: docPaths.test.ts and handLists.test.ts hold it to them).
+ */
+export function sourceComments(file: string): string[] {
+  return [...readProjectFile(file).matchAll(/\/\*[\s\S]*?\*\/|(?<![:'"`\\])\/\/[^\n]*/g)].map((match) => match[0]);
+}

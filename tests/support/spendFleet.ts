@@ -1,4 +1,5 @@
 import { costVerdict } from '../../server/costs/costVerdict';
+import { payoutModel } from '../../server/costs/payoutSpread';
 import { saleHistory, type SaleHistory } from '../../server/costs/saleHistory';
 import { seededRandom } from '../../server/experiments/seededRandom';
 import { decideSpend, judgeSpend, type SpendFacts, type SpendJudgement } from '../../server/alerts/rules/spendDecision';
@@ -97,7 +98,7 @@ export function runFleet(settings: FleetSettings): FleetRun {
   const random = seededRandom(settings.seed);
   const history = fleetHistory(settings, random);
   const { days } = settings;
-  const campaigns: { kind: number; launch: number; visitors: Float64Array; costMicros: Float64Array; revenueMicros: Float64Array; sales: Float64Array }[] = [];
+  const campaigns: ({ kind: number; launch: number } & CampaignDays)[] = [];
   const sales: { at: number; campaign: number; day: number; micros: number }[] = [];
   settings.kinds.forEach((kind, kindIndex) => {
     const rate = kind.rate ?? 0.02;
@@ -105,7 +106,7 @@ export function runFleet(settings: FleetSettings): FleetRun {
     for (let n = 0; n < kind.count; n += 1) {
       const launch = typeof kind.launch === 'number' ? kind.launch : kind.launch[0] + Math.floor(random() * (kind.launch[1] - kind.launch[0]));
       const campaign = campaigns.length;
-      const row = { kind: kindIndex, launch, visitors: new Float64Array(days), costMicros: new Float64Array(days), revenueMicros: new Float64Array(days), sales: new Float64Array(days) };
+      const row = { kind: kindIndex, launch, visitors: new Float64Array(days), costMicros: new Float64Array(days), revenueMicros: new Float64Array(days), sales: new Float64Array(days), squares: new Float64Array(days) };
       for (let day = launch; day < days; day += 1) {
         const visitors = poisson(random, kind.visitorsPerDay);
         row.visitors[day] = kind.untracked ? 0 : visitors;
@@ -129,7 +130,7 @@ export function runFleet(settings: FleetSettings): FleetRun {
   const openings: Opening[] = [];
   let next = 0;
   let today = -1;
-  let sitePayout = settings.payout * 1_000_000;
+  let sitePayouts: SitePayouts = { payoutMicros: settings.payout * 1_000_000, payoutSpread: 1 };
   let looks = 0;
   for (let at = start; at < start + days * dayMs; at += watchPeriodMs) {
     looks += 1;
@@ -138,16 +139,17 @@ export function runFleet(settings: FleetSettings): FleetRun {
       const row = campaigns[sale.campaign]!;
       row.revenueMicros[sale.day] = row.revenueMicros[sale.day]! + sale.micros;
       row.sales[sale.day] = row.sales[sale.day]! + 1;
+      row.squares[sale.day] = row.squares[sale.day]! + (sale.micros / 1_000_000) ** 2;
       dirty.add(sale.campaign);
     }
     const day = Math.floor((at - start) / dayMs);
     if (day !== today) {
       today = day;
       campaigns.forEach((_, index) => dirty.add(index));
-      sitePayout = windowPayout(campaigns, day) ?? sitePayout;
+      sitePayouts = windowPayouts(campaigns, day) ?? sitePayouts;
     }
     for (const index of dirty) {
-      facts[index] = factsOf(campaigns[index]!, index, day, history, sitePayout);
+      facts[index] = factsOf(campaigns[index]!, index, day, history, sitePayouts);
       judgements[index] = judgeSpend(facts[index]!, history);
     }
     dirty.clear();
@@ -169,26 +171,41 @@ interface CampaignDays {
   costMicros: Float64Array;
   revenueMicros: Float64Array;
   sales: Float64Array;
+  /** The sum of the day's payouts squared, in units². */
+  squares: Float64Array;
+}
+
+/** The site's payouts as the report's costs reckon with them (sourceCosts.ts, payoutSpread.ts). */
+interface SitePayouts {
+  payoutMicros: number;
+  payoutSpread: number;
 }
 
 /** The window's first day index at `day`: the spendWindowDays closed days ending yesterday. */
 const windowFrom = (day: number) => day - spendWindowDays;
 
-/** The site's mean payout over the window, as the report's costs plan a campaign without a sale with. */
-function windowPayout(campaigns: readonly CampaignDays[], day: number): number | undefined {
-  let revenue = 0;
+/**
+ * The site's payouts over the window, as the report's costs reckon with them: the mean of its paid sales
+ * (raised by its margin) and their spread, floor included (every sale here is paid above 0, and the window's are fewer than the
+ * report's sample of paidSampleRows only at its start: the spread is from all of them).
+ */
+function windowPayouts(campaigns: readonly CampaignDays[], day: number): SitePayouts | undefined {
+  let micros = 0;
   let sales = 0;
+  let squares = 0;
   for (const row of campaigns) {
     for (let d = Math.max(0, windowFrom(day)); d < day; d += 1) {
-      revenue += row.revenueMicros[d]!;
+      micros += row.revenueMicros[d]!;
       sales += row.sales[d]!;
+      squares += row.squares[d]!;
     }
   }
-  return sales > 0 && revenue > 0 ? revenue / sales : undefined;
+  const model = payoutModel({ sales, micros, squares });
+  return model.reckonedMicros === undefined ? undefined : { payoutMicros: model.reckonedMicros, payoutSpread: model.spread };
 }
 
 /** The facts the rule reads about one campaign on day `day`, /admin's verdict computed as the report does (sourceCosts.ts). */
-function factsOf(row: CampaignDays, index: number, day: number, history: SaleHistory, sitePayout: number): SpendFacts {
+function factsOf(row: CampaignDays, index: number, day: number, history: SaleHistory, { payoutMicros, payoutSpread }: SitePayouts): SpendFacts {
   let visitors = 0;
   let costMicros = 0;
   let revenueMicros = 0;
@@ -201,7 +218,7 @@ function factsOf(row: CampaignDays, index: number, day: number, history: SaleHis
     sales += row.sales[d]!;
     if (row.visitors[d]! > 0) visits.push({ day: dayNames[d]!, visitors: row.visitors[d]! });
   }
-  const verdict = costMicros > 0 ? costVerdict({ visitors, conversions: sales, revenueMicros, costMicros, payoutMicros: sitePayout }) : undefined;
+  const verdict = costMicros > 0 ? costVerdict({ visitors, conversions: sales, revenueMicros, costMicros, payoutMicros, payoutSpread }) : undefined;
   const arrived = arrivedOf(visits, history, dayNames[day]!);
   return {
     subject: String(index),

@@ -6,7 +6,7 @@ import { CompiledQuery } from 'kysely';
 function lines() {
   const logged: string[] = [];
   const keep = (level: string) => (message: string) => logged.push(`${level} ${message}`);
-  return { logged, logger: { info: keep('info'), warn: keep('warn'), error: keep('error') } };
+  return { logged, logger: { info: keep('info'), warning: keep('warning'), error: keep('error') } };
 }
 
 /** Runs operations through watch(): each succeeds or fails as told. */

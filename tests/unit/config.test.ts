@@ -15,6 +15,7 @@ describe('loadConfig', () => {
       adminToken: undefined,
       linkCheckHours: 6,
       claimsCheckHours: 24,
+      logFormat: 'text',
     });
   });
 
@@ -55,9 +56,20 @@ describe('loadConfig', () => {
     [{ SITE_URL: 'https://guide.example.com/?a=1' }, /^SITE_URL must be an origin only/],
     [{ TRUST_PROXY: 'maybe' }, /^TRUST_PROXY must be false, true or the number of proxies/],
     [{ SHUTDOWN_TIMEOUT_MS: '5' }, /^SHUTDOWN_TIMEOUT_MS must be a whole number of milliseconds/],
+    [{ LOG_FORMAT: 'yaml' }, /^LOG_FORMAT must be text or json, got "yaml"$/],
   ])('rejects %j with a message naming the variable', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);
+  });
+
+  it.each([
+    [{}, 'text'],
+    [{ LOG_FORMAT: ' ' }, 'text'],
+    [{ LOG_FORMAT: 'json' }, 'json'],
+    [{ LOG_FORMAT: 'JSON' }, 'json'],
+    [{ LOG_FORMAT: 'text' }, 'text'],
+  ])('reads LOG_FORMAT %j as %s', (env, format) => {
+    expect(loadConfig(env).logFormat).toBe(format);
   });
 
   describe('click counting, admin and link checks', () => {

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
 import type { CostRow } from '../../server/costs/costRow';
-import { readCampaignMap, readCostReport, type CostReport, type CostReportOptions } from '../../server/costs/costReports';
+import { readCampaignMap, readCostReport, type CostReport, type CostReportOptions, type DateOrder } from '../../server/costs/costReports';
 
 const fixture = (name: string) => readFileSync(path.join(__dirname, '../fixtures/costs', name), 'utf8');
 
@@ -20,10 +20,7 @@ describe('readCostReport over each platform export', () => {
       'google-ads.csv',
       'google',
       [usd('2026-11-03', 'google', 'spring-auctions', '', 1_250_000_000), usd('2026-11-03', 'google', 'repo-cars', '', 0), usd('2026-11-04', 'google', 'spring-auctions', '', 987_100_000)],
-      [
-        [8, /^column "Cost": no amount$/],
-        [9, /^column "Cost": the amount "-3.00" is negative/],
-      ],
+      [[9, /^column "Cost": the amount "-3.00" is negative/]],
       2,
       1,
     ],
@@ -71,14 +68,16 @@ describe('readCostReport over each platform export', () => {
       0,
     ],
   ])('%s: detected as %s, its rows read, bad rows rejected, totals skipped, split rows summed', (name, platform, rows, rejected, skipped, summed) => {
-    const result = report(fixture(name));
+    // plain.csv's only slash date, 11/5/2026, could be either order: the operator says which.
+    const result = report(fixture(name), name === 'plain.csv' ? { dates: 'mdy' } : {});
     expect(result.platform).toBe(platform);
+    expect(result.noAmount).toEqual(name === 'google-ads.csv' ? [8] : []);
     expect(result.rows).toEqual(rows);
     expect(result.rejected.map(({ line }) => line)).toEqual(rejected.map(([line]) => line));
     for (const [index, [, reason]] of rejected.entries()) expect(result.rejected[index]!.reason).toMatch(reason);
     expect(result.skipped).toBe(skipped);
     expect(result.summed).toBe(summed);
-    expect(result.read).toBe(result.rows.length + result.summed + result.rejected.length + result.skipped);
+    expect(result.read).toBe(result.rows.length + result.summed + result.rejected.length + result.noAmount.length + result.skipped);
   });
 
   it('gives every row of a platform report the source --source names', () => {
@@ -86,7 +85,7 @@ describe('readCostReport over each platform export', () => {
   });
 
   it("keeps a plain file's own source column, and fills only its empty cells from --source", () => {
-    const rows = report(fixture('plain.csv'), { source: 'partner' }).rows;
+    const rows = report(fixture('plain.csv'), { source: 'partner', dates: 'mdy' }).rows;
     expect(rows.map((row) => row.source)).toEqual(['newsletter', 'newsletter', 'reddit', 'reddit', 'partner']);
   });
 
@@ -119,14 +118,34 @@ describe('readCostReport: header and currency', () => {
 
   it.each([
     ['Date,Campaign name,Spend,Currency code', 'microsoft', 'bing'],
+    ['TimePeriod,AccountName,CampaignName,CurrencyCode,Spend', 'microsoft', 'bing'],
+    ['GregorianDate,CampaignName,Impressions,Spend,CurrencyCode', 'microsoft', 'bing'],
     ['Date,Campaign name,Cost,Currency', 'tiktok', 'tiktok'],
     ['Day,Campaign,Cost,Currency code', 'google', 'google'],
     ['Reporting starts,Campaign name,Amount spent (USD)', 'meta', 'facebook'],
     ['Day,Source,Campaign,Cost,Currency', 'plain', 's'],
   ])('tells %s apart as %s, source %s', (header, platform, source) => {
-    const cells = header.split(',').map((name) => ({ day: '2026-11-03', date: '2026-11-03', 'reporting starts': '2026-11-03', source: 's' })[name.toLowerCase()] ?? (/currency/i.test(name) ? 'USD' : /spend|cost|amount/i.test(name) ? '1' : 'c'));
+    const cells = header.split(',').map((name) => ({ day: '2026-11-03', date: '2026-11-03', 'reporting starts': '2026-11-03', timeperiod: '2026-11-03', gregoriandate: '11/13/2026', source: 's' })[name.toLowerCase()] ?? (/currency/i.test(name) ? 'USD' : /spend|cost|amount/i.test(name) ? '1' : 'c'));
     const result = report(`${header}\n${cells.join(',')}\n`);
     expect([result.platform, result.rows[0]?.source]).toEqual([platform, source]);
+  });
+
+  it.each([
+    ['Campaign status,Campaign,Currency code,Clicks,Cost', 'it is a Google Ads report without its "Day" column: segment the Google Ads report by Day (Segment → Time → Day) and download it again'],
+    ['AccountName,CampaignName,CurrencyCode,Spend', 'it is a Microsoft Advertising report without its date column ("Gregorian date" or "TimePeriod"): run the report with the time unit Day'],
+    ['Campaign name,Ad name,Cost,Currency', 'it is a TikTok Ads Manager report without its "By Day" column: add the By Day dimension to the custom report'],
+    ['Campaign name,Ad set name,Amount spent (USD)', 'it is a Meta Ads Manager report without its "Reporting starts" column: export the report broken down by day'],
+    ['source,campaign,cost,currency', 'it is a plain cost file without its "day" column: add one'],
+  ])('names a known report without its day column, and what to change in the export: %s', (header, advice) => {
+    const result = readCostReport(`Campaign report\n${header}\nx,y,1,USD\n`);
+    expect('error' in result && result.error).toContain(advice);
+    expect('error' in result && result.error).toMatch(/; a cost is held per day, so a report without days cannot be imported$/);
+  });
+
+  it("refuses a Microsoft report whose title names an aggregation other than daily, since a week's TimePeriod is written as a day", () => {
+    const text = (aggregation: string) => `"Report Name: Campaigns"\n"Report Aggregation: ${aggregation}"\n\n"TimePeriod","CampaignName","CurrencyCode","Spend"\n"2026-11-01","a","USD","7.00"\n`;
+    expect(readCostReport(text('Weekly'))).toEqual({ error: 'its title names the aggregation "weekly", so its rows are not days: run the report with daily aggregation (the time unit Day)' });
+    expect(report(text('Daily')).rows.map((row) => [row.day, row.amountMicros])).toEqual([['2026-11-01', 7_000_000]]);
   });
 
   it('reads tab- and semicolon-separated exports', () => {
@@ -140,9 +159,10 @@ describe('readCostReport: header and currency', () => {
 });
 
 describe('readCostReport: dates', () => {
-  const dayOf = (cell: string, others: string[] = []) => {
-    const lines = [cell, ...others].map((date, index) => `"${date}",c${index},1.00`);
-    const result = report(`Day,Campaign,Cost\n${lines.join('\n')}\n`, { currency: 'USD' });
+  const datesFile = (cells: string[]) => `Day,Campaign,Cost\n${cells.map((date, index) => `"${date}",c${index},1.00`).join('\n')}\n`;
+  const dayOf = (cell: string, others: string[] = [], dates?: DateOrder) => {
+    const result = readCostReport(datesFile([cell, ...others]), { currency: 'USD', dates });
+    if ('error' in result) return result.error;
     return result.rows.find((row) => row.campaign === 'c0')?.day ?? result.rejected.find((row) => row.line === 2)?.reason;
   };
 
@@ -150,8 +170,9 @@ describe('readCostReport: dates', () => {
     ['2026-11-03', '2026-11-03'],
     ['2026-11-03 00:00:00', '2026-11-03'],
     ['2026/11/03', '2026-11-03'],
-    ['11/3/2026', '2026-11-03'],
-    ['1/2/2026', '2026-01-02'],
+    ['11/13/2026', '2026-11-13'],
+    ['13/11/2026', '2026-11-13'],
+    ['3/3/2026', '2026-03-03'],
     ['Nov 3, 2026', '2026-11-03'],
     ['November 3, 2026', '2026-11-03'],
     ['Sept 30, 2026', '2026-09-30'],
@@ -162,17 +183,42 @@ describe('readCostReport: dates', () => {
   it.each([
     ['2026-02-30', /no day of 2000–2099/],
     ['1999-12-31', /no day of 2000–2099/],
-    ['3.11.2026', /is not a date \(YYYY-MM-DD, YYYY\/MM\/DD, M\/D\/YYYY or "Nov 3, 2026"\)/],
+    ['3.11.2026', /is not a date \(YYYY-MM-DD, YYYY\/MM\/DD, M\/D\/YYYY or D\/M\/YYYY, or "Nov 3, 2026"\)/],
+    ['2023-11-11|01', /^column "Day": "2023-11-11\|01" is an hour, not a day: request the report with daily aggregation$/],
+    ['3/15/2020 12:00:00 AM|7', /is an hour, not a day/],
     ['11/3/26', /is not a date/],
     ['Foo 3, 2026', /is not a date/],
   ])('rejects %s', (cell, reason) => {
     expect(dayOf(cell)).toMatch(reason);
   });
 
-  it('reads a day-first file where it is unambiguous and refuses its ambiguous dates', () => {
-    expect(dayOf('25/11/2026')).toBe('2026-11-25');
-    expect(dayOf('3/3/2026', ['25/11/2026'])).toBe('2026-03-03');
-    expect(dayOf('3/11/2026', ['25/11/2026'])).toMatch(/could be day or month first, and this file writes days first/);
+  it('refuses a file whose every slash date could be month or day first, naming --dates', () => {
+    expect(readCostReport(datesFile(['3/11/2026', '4/11/2026', '11/11/2026']), { currency: 'USD' })).toEqual({
+      error:
+        'every date in column "Day" could be month first or day first (the first, "3/11/2026" on line 2, could be either): ' +
+        'say which with --dates mdy (month first, as English (US) exports write them) or --dates dmy (day first), or export dates as YYYY-MM-DD',
+    });
+  });
+
+  it('reads such a file in the order --dates gives', () => {
+    expect(dayOf('3/11/2026', ['4/11/2026'], 'mdy')).toBe('2026-03-11');
+    expect(dayOf('3/11/2026', ['4/11/2026'], 'dmy')).toBe('2026-11-03');
+  });
+
+  it('lets one unambiguous date decide the order of the rest', () => {
+    expect(dayOf('3/11/2026', ['25/11/2026'])).toBe('2026-11-03');
+    expect(dayOf('3/11/2026', ['11/25/2026'])).toBe('2026-03-11');
+  });
+
+  it('refuses a file that writes dates in both orders, naming a line of each', () => {
+    expect(dayOf('3/11/2026', ['25/11/2026', '11/25/2026'])).toBe(
+      'column "Day" writes dates both day first ("25/11/2026" on line 3) and month first ("11/25/2026" on line 4); export dates as YYYY-MM-DD',
+    );
+  });
+
+  it('rejects a date that --dates contradicts, and reads the rest', () => {
+    expect(dayOf('25/11/2026', [], 'mdy')).toBe('column "Day": the date "25/11/2026" is not month first (M/D/YYYY), as the file\'s other dates are');
+    expect(dayOf('3/11/2026', ['25/11/2026'], 'mdy')).toBe('2026-03-11');
   });
 });
 
@@ -204,10 +250,14 @@ describe('readCostReport: amounts', () => {
     ['1,23', /not an amount/],
     ['12.1234567', /more than 6 decimals/],
     ['1e3', /not an amount/],
-    ['', /no amount/],
     ['1,000,000,000', /over 1,000,000,000/],
   ])('rejects %s', (cell, reason) => {
     expect(amountOf(cell)).toMatch(reason);
+  });
+
+  it('names a row whose amount is empty or -- as without an amount, rejects nothing, and reads the rest', () => {
+    const result = report('day,source,campaign,content,cost,currency\n2026-11-03,s,c,,,USD\n2026-11-04,s,c,,--,USD\n2026-11-05,s,c,,2,USD\n');
+    expect([result.noAmount, result.rejected, result.rows.map((row) => row.amountMicros), result.amountName]).toEqual([[2, 3], [], [2_000_000], 'cost']);
   });
 
   it("rejects a symbol that names another currency than the row's", () => {
@@ -261,7 +311,7 @@ describe('readCampaignMap', () => {
 describe('readCostReport properties', () => {
   const checkReasons = (result: ReturnType<typeof readCostReport>) => {
     if ('error' in result) return;
-    expect(result.read).toBe(result.rows.length + result.summed + result.rejected.length + result.skipped);
+    expect(result.read).toBe(result.rows.length + result.summed + result.rejected.length + result.noAmount.length + result.skipped);
     for (const { reason } of result.rejected) {
       expect(reason.length).toBeGreaterThan(0);
       expect(reason).not.toMatch(/[\p{Cc}\p{Cf}<>&]/u);
@@ -290,7 +340,8 @@ describe('readCostReport properties', () => {
     fc.assert(
       fc.property(fc.constantFrom(...headers), fc.array(fc.array(cell, { minLength: 2, maxLength: 7 }), { maxLength: 12 }), (header, rows) => {
         const text = [header, ...rows.map((cells) => cells.map((value) => `"${value.replace(/"/g, '""')}"`).join(','))].join('\r\n');
-        const result = readCostReport(text, { source: 'x' });
+        // --dates: rows of only ambiguous slash dates would refuse the file whole, as they should.
+        const result = readCostReport(text, { source: 'x', dates: 'mdy' });
         expect('error' in result).toBe(false);
         checkReasons(result);
         if (!('error' in result)) expect(result.read).toBe(rows.length);

@@ -1,7 +1,7 @@
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { projectRoot } from '../../server/lib/paths';
-import { filesUnder, readProjectFile, typeScriptSources } from '../support/projectFiles';
+import { filesUnder, readProjectFile, sourceComments, typeScriptSources } from '../support/projectFiles';
 
 /**
  * Docs and comments that name a file which moved or no longer exists send a newcomer looking for it.
@@ -62,12 +62,8 @@ function namesInPage(page: string): string[] {
   return [...codeWords, ...links];
 }
 
-const comments = /\/\*[\s\S]*?\*\/|(?<![:'"`\\])\/\/[^\n]*/g;
-
 function namesInComments(file: string): string[] {
-  return [...readProjectFile(file).matchAll(comments)].flatMap((comment) =>
-    [...comment[0].matchAll(/[\w./<>*-]+\.tsx?(?![\w])/g)].map((match) => match[0]),
-  );
+  return sourceComments(file).flatMap((comment) => [...comment.matchAll(/[\w./<>*-]+\.tsx?(?![\w])/g)].map((match) => match[0]));
 }
 
 describe('names of files in the docs and comments', () => {

@@ -4,7 +4,7 @@ import { manualTimers } from '../support/manualTimers';
 
 function recordingLogger() {
   const errors: string[] = [];
-  const logger: Logger = { info: () => {}, error: (message) => errors.push(message) };
+  const logger: Logger = { info: () => {}, warning: (message) => errors.push(message), error: (message) => errors.push(message) };
   return { logger, errors };
 }
 

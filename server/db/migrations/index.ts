@@ -19,9 +19,15 @@ import leaveClicks from './018-leaveClicks';
 import claims from './019-claims';
 import type { Migration } from './migration';
 
+/** Every step in order, under its file's name: one list, read twice below. */
+const steps = { clicks, sharedState, conversions, funnel, closedDays, uniqueClickIds, countedConversionsIndex, experiments, watching, costs, campaigns, campaignConversions, closedMonths, conversionSums, coveringCounts, closedWeeks, leaves, leaveClicks, claims };
+
 /**
  * The schema's history, one file per step and version, for both engines (as GoatCounter keeps its
- * db/migrate/). A released step is never edited: a change is a new file, added at the end here. The
- * steps applied are listed in schema_migrations (see ../migrate.ts).
+ * db/migrate/). A released step is never edited: a change is a new file, added at the end of `steps`. The
+ * steps applied are listed in schema_migrations (see ../migrate.ts); CHANGELOG.md names each release's.
  */
-export const migrations: readonly Migration[] = [clicks, sharedState, conversions, funnel, closedDays, uniqueClickIds, countedConversionsIndex, experiments, watching, costs, campaigns, campaignConversions, closedMonths, conversionSums, coveringCounts, closedWeeks, leaves, leaveClicks, claims];
+export const migrations: readonly Migration[] = Object.values(steps);
+
+/** Step N's name (`migrationNames[N - 1]`), as its file names it after the number: what npm run db:status and migrate print. */
+export const migrationNames: readonly string[] = Object.keys(steps);
