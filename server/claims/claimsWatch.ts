@@ -35,10 +35,15 @@ function latestCheck(states: ReadonlyMap<string, ClaimState>): number {
   return Math.max(...[...states.values()].map((state) => state.checkedAt));
 }
 
-/** The claim of one due check across instances: per merchant, per latest check, per slot (so a claimer that stopped delays the next by a slot at most). */
-export function claimsCheckClaim(merchantUrl: string, states: ReadonlyMap<string, ClaimState>, now: number): string {
+/**
+ * The claim of one due check across instances: per merchant and 5-minute slot. Not per latest check, as the
+ * link check's is: a check saves its claims one by one, and an instance reading them halfway would see
+ * another latest check and claim a second check of its own. No check is due twice within a slot (the
+ * shortest wait is recheckNotVerifiedMs), and a claimer that stopped delays the next by a slot at most.
+ */
+export function claimsCheckClaim(merchantUrl: string, now: number): string {
   const merchant = createHash('sha256').update(merchantUrl).digest('hex').slice(0, 12);
-  return `${merchant}:${states.size === 0 ? 0 : latestCheck(states)}:${Math.floor(now / claimSlotMs)}`;
+  return `${merchant}:${Math.floor(now / claimSlotMs)}`;
 }
 
 /** Why the server does not check the claims, or undefined when it does: CLAIMS_CHECK_HOURS off, no database, or a documentation address. */
@@ -81,7 +86,7 @@ export class ClaimsWatch {
       const states = await store.states();
       this.failing = false;
       if (claimsCheckDue({ claims, states, now: at, intervalMs }) === undefined) return undefined;
-      if (!(await claimRun('claims-check', claimsCheckClaim(merchantUrl, states, at)))) return undefined;
+      if (!(await claimRun('claims-check', claimsCheckClaim(merchantUrl, at)))) return undefined;
       return await this.check();
     } catch (error) {
       if (!this.failing) logger.error(`claims check skipped: ${firstLine(messageOf(error))}`);
