@@ -55,6 +55,16 @@ function failuresOf(jsonFile: string): string[] {
  * the machine and dist/ alone.
  */
 let running: ChildProcess | undefined;
+/** The signal that stopped the repeat, if one did. */
+let stoppedBy: NodeJS.Signals | undefined;
+
+function killGroup(leader: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-leader, signal);
+  } catch {
+    // Already gone.
+  }
+}
 
 async function runJest(patterns: string[], run: number): Promise<{ code: number | null; seconds: number; log: string; json: string }> {
   const log = path.join(logDir, `run-${run}.log`);
@@ -71,6 +81,9 @@ async function runJest(patterns: string[], run: number): Promise<{ code: number 
   child.stderr!.on('data', (chunk: Buffer) => output.push(chunk));
   const [code] = (await once(child, 'close')) as [number | null];
   running = undefined;
+  // Stopped, jest itself ends at the signal, but a worker whose test installed its own SIGTERM handler (a
+  // server started in-process) outlives it, reparented to init: what is left of its group goes now.
+  if (stoppedBy && child.pid) killGroup(child.pid, 'SIGKILL');
   writeFileSync(log, Buffer.concat(output));
   return { code, seconds: (performance.now() - started) / 1000, log, json };
 }
@@ -110,12 +123,11 @@ const main: CommandMain = async (argv, _env, out, err) => {
   out(`test:repeat: ${what}, ${times === 1 ? 'once' : `${times} times`}${busy ? ', one core kept busy' : ''}\n`);
   let failedRuns = 0;
   const seconds: number[] = [];
-  // A stop ends the jest under way and its group (the global setup stops its PostgreSQL cluster on the
-  // signal: tests/support/globalSetup.ts), then the repeat, with the tally so far and the signal's exit code.
-  let stoppedBy: NodeJS.Signals | undefined;
+  // A stop ends the jest under way and its group (its PostgreSQL cluster's watchdog then stops the cluster:
+  // tests/support/serviceProcess.ts), then the repeat, with the tally so far and the signal's exit code.
   const stop = (signal: NodeJS.Signals) => {
     stoppedBy ??= signal;
-    if (running?.pid) process.kill(-running.pid, 'SIGTERM');
+    if (running?.pid) killGroup(running.pid, 'SIGTERM');
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
@@ -142,7 +154,7 @@ const main: CommandMain = async (argv, _env, out, err) => {
   }
   if (failedRuns === 0) rmSync(logDir, { recursive: true, force: true });
   const finished = seconds.length;
-  const sorted = seconds.slice(0, finished).sort((a, b) => a - b);
+  const sorted = [...seconds].sort((a, b) => a - b);
   const median = sorted[Math.floor(sorted.length / 2)] ?? 0;
   out(`test:repeat: ${finished - failedRuns} passed, ${failedRuns} failed of ${finished} runs (median ${median.toFixed(0)} s a run)${stoppedBy ? `; stopped by ${stoppedBy} during run ${finished + 1}` : ''}\n`);
   if (stoppedBy) return stoppedBy === 'SIGINT' ? 130 : 143;

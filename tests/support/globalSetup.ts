@@ -30,9 +30,4 @@ export default async function globalSetup(): Promise<void> {
     await stopSharedCluster();
     throw cluster.reason;
   }
-  // Stopped by Ctrl-C or SIGTERM (npm run test:repeat's stop), jest ends at once without its global
-  // teardown: the cluster is stopped and its folder removed here instead of staying behind.
-  for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
-    process.once(signal, () => void stopSharedCluster().finally(() => process.exit(code)));
-  }
 }
