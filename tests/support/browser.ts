@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import puppeteer, { type Browser, type BrowserContext, type Page } from 'puppeteer-core';
 import { clientAttributes } from '../../shared/islands/clientAttributes';
+import { cleanUpWhenThisProcessEnds, endProcess } from './serviceProcess';
 import { startTestServer, type RunningServer } from './testApp';
 
 export const chromiumPath = process.env.CHROME_PATH ?? '/usr/bin/chromium';
@@ -27,7 +28,7 @@ export async function launchBrowser(options: LaunchOptions = {}): Promise<Browse
   if (!existsSync(chromiumPath)) {
     throw new Error(`Chromium not found at ${chromiumPath}: run "npm test" (it installs Debian's chromium) or set CHROME_PATH`);
   }
-  return puppeteer.launch({
+  const browser = await puppeteer.launch({
     executablePath: chromiumPath,
     headless: true,
     // As root in a container Chromium needs --no-sandbox; the rest keep it off the (closed) network.
@@ -43,6 +44,14 @@ export async function launchBrowser(options: LaunchOptions = {}): Promise<Browse
       ...(options.mouse ? [mouseArgument] : []),
     ],
   });
+  // puppeteer starts Chromium in a process group of its own, which a test process killed before its
+  // afterAll (a stopped test:repeat) would leave running: the services' watchdog ends that group then.
+  const pid = browser.process()?.pid;
+  if (pid !== undefined) {
+    const watchdog = cleanUpWhenThisProcessEnds([['kill', '-9', `-${pid}`]]);
+    browser.once('disconnected', () => endProcess(watchdog));
+  }
+  return browser;
 }
 
 /** Console errors and warnings, uncaught exceptions and failed requests seen by a page. */

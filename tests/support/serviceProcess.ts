@@ -16,7 +16,7 @@ const shellQuote = (word: string) => `'${word.replaceAll("'", `'\\''`)}'`;
 
 /**
  * A detached shell that runs cleanup once this process is gone, so a crashed or killed jest never leaves
- * a cluster behind (for PostgreSQL clusters and nginx). Its pid is returned so a normal shutdown can end it first.
+ * a cluster behind (for PostgreSQL clusters, nginx and Chromium). Its pid is returned so a normal shutdown can end it first.
  */
 export function cleanUpWhenThisProcessEnds(cleanup: string[][]): number | undefined {
   const script = `while kill -0 ${process.pid} 2>/dev/null; do sleep 1; done; ${cleanup.map((words) => words.map(shellQuote).join(' ')).join('; ')}`;
