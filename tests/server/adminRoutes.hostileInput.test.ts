@@ -62,7 +62,7 @@ describe('GET /admin with hostile ranges and query strings', () => {
     });
 
     it('answers GET /admin?to=9999-12-31 at once with the last 30 days and why the range was not shown', async () => {
-      const response = await answer(request(server.url).get('/admin?to=9999-12-31').set('Authorization', bearer(adminToken)));
+      const response = await answer(server, request(server.url).get('/admin?to=9999-12-31').set('Authorization', bearer(adminToken)));
       expect(response.status).toBe(200);
       const page = parseHtml(response.text);
       expect(page.text('[role="alert"]')).toContain('to must be a date from 2000-01-01 to 2100-12-31, got "9999-12-31"');
@@ -92,7 +92,7 @@ describe('GET /admin with hostile ranges and query strings', () => {
       ['a range given as arrays', '?from[]=2026-01-01&to[]=9999-12-31&days[]=7'],
       ['every parameter twice', '?from=2026-01-01&from=9999-12-31&to=2026-01-02&to=2026-01-03&days=1&days=2'],
     ])('answers %s (%s) with a page, not a 5xx, within 1 s', async (_name, query) => {
-      const response = await answer(request(server.url).get(`/admin${query}`).set('Authorization', bearer(adminToken)));
+      const response = await answer(server, request(server.url).get(`/admin${query}`).set('Authorization', bearer(adminToken)));
       expect(response.status).toBe(200);
     });
 
@@ -101,7 +101,7 @@ describe('GET /admin with hostile ranges and query strings', () => {
         fc.asyncProperty(rangeQuery, authorization, async (query, auth) => {
           // Wrong tokens come from an address of their own: once it is held back (429), it is refused before its token is read.
           const right = rightAuthorizations.includes(auth);
-          const response = await answer(request(server.url).get(`/admin?${query}`).set({ Authorization: auth, 'X-Forwarded-For': right ? operator : guesser }));
+          const response = await answer(server, request(server.url).get(`/admin?${query}`).set({ Authorization: auth, 'X-Forwarded-For': right ? operator : guesser }));
           // 431 is Node's answer to a request line over its header limit: the value-length arbitrary reaches it.
           if (right) expect([200, 431]).toContain(response.status);
         }),
@@ -128,7 +128,7 @@ describe('GET /admin with hostile ranges and query strings', () => {
     it('answers any query string with a status below 500 within 1 s, and a page whenever the token is right', async () => {
       await fc.assert(
         fc.asyncProperty(rangeQuery, async (query) => {
-          const response = await answer(request(server.url).get(`/admin?${query}`).set('Authorization', bearer(adminToken)));
+          const response = await answer(server, request(server.url).get(`/admin?${query}`).set('Authorization', bearer(adminToken)));
           expect([200, 431]).toContain(response.status);
         }),
         { numRuns: 60, timeout: hangMs },

@@ -91,6 +91,7 @@ describe.each(beacons)('POST $endpoint with hostile reports', ({ endpoint, valid
     ['an empty first X-Forwarded-Host behind a trusted proxy', { 'X-Forwarded-Host': ', evil.example' }],
   ])('counts a valid report sent with %s', async (_name, sent) => {
     const response = await answer(
+      server,
       request(server.url).post(endpoint).set({ 'Content-Type': 'text/plain;charset=UTF-8', 'User-Agent': browserUserAgent, 'X-Forwarded-For': '198.51.100.77', ...sent }).send(JSON.stringify(valid)),
     );
     expect(response.status).toBe(204);
@@ -106,7 +107,7 @@ describe.each(beacons)('POST $endpoint with hostile reports', ({ endpoint, valid
         // A fresh address unless the case brings its own, so the per-address limit does not answer everything 429.
         const forwardedFor = sent['X-Forwarded-For'] ?? `10.${(nextAddress >> 16) & 255}.${(nextAddress >> 8) & 255}.${nextAddress & 255}`;
         const pending = request(server.url).post(`${endpoint}${search ? `?${search}` : ''}`).set({ ...sent, 'X-Forwarded-For': forwardedFor }).send(content);
-        const response = await answered(pending, { oversize: Buffer.byteLength(content) > maxBytes });
+        const response = await answered(server, pending, { oversize: Buffer.byteLength(content) > maxBytes });
         const status = response === 'reset' ? 'reset' : response.status;
         statuses.set(status, (statuses.get(status) ?? 0) + 1);
       }),

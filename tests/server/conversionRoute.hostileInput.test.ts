@@ -106,7 +106,7 @@ describe('/api/conversions with hostile postbacks', () => {
         let pending = method === 'GET' ? request(server.url).get(target) : request(server.url).post(target);
         pending = pending.set({ ...headers, 'X-Forwarded-For': forwardedFor });
         if (method === 'POST') pending = pending.set('Content-Type', type).send(content);
-        const response = await answered(pending, { oversize: method === 'POST' && Buffer.byteLength(content) > maxPostbackBytes });
+        const response = await answered(server, pending, { oversize: method === 'POST' && Buffer.byteLength(content) > maxPostbackBytes });
         const status = response === 'reset' ? 'reset' : response.status;
         statuses.set(status, (statuses.get(status) ?? 0) + 1);
       }),

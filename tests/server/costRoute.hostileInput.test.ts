@@ -45,7 +45,7 @@ describe('POST /api/costs with hostile bodies', () => {
         const pending = request(server.url).post('/api/costs').set('X-Forwarded-For', `198.51.100.${address}`);
         if (authorization !== undefined) pending.set('Authorization', authorization);
         if (type !== undefined) pending.set('Content-Type', type);
-        const response = await answered(pending.send(sent));
+        const response = await answered(server, pending.send(sent));
         if (response === 'reset') return;
         expect([200, 400, 403, 405, 413, 415, 429]).toContain(response.status);
         expect(response.type).toBe('application/json');

