@@ -16,6 +16,7 @@ import { databaseClaimStore, type ClaimState } from '../server/claims/claimStore
 import { claimsCheckOff } from '../server/claims/claimsWatch';
 import { decidingItem, evidenceUrl, itemKey, withStaleness, type ClaimVerdict } from '../server/claims/claimVerdict';
 import { ConfigError, loadConfig } from '../server/config';
+import { databaseHostHolds } from '../server/fetching/hostHolds';
 import { createSiteFetcher } from '../server/fetching/siteFetcher';
 import { formatMoment } from '../server/lib/utcDay';
 import { table } from '../server/lib/textTable';
@@ -60,7 +61,7 @@ export const main: CommandMain = async (argv, env, out, err) => {
     if (values.check) {
       const off = claimsCheckOff(config.merchantUrl, 1, true);
       if (off) err(`claims: not checked: ${off}; showing the verdicts last recorded\n`);
-      else await checkClaims({ claims: claimList, merchantUrl: config.merchantUrl, fetcher: createSiteFetcher(config.siteUrl), store, now: Date.now });
+      else await checkClaims({ claims: claimList, merchantUrl: config.merchantUrl, fetcher: createSiteFetcher(config.siteUrl, { holds: databaseHostHolds(database.db) }), store, now: Date.now });
     }
     const states = await store.states();
     const now = Date.now();

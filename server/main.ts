@@ -8,7 +8,9 @@ import { createStatsStores, type StatsStores } from './statsStores';
 import { createHttpServer, shutDown } from './httpServer';
 import { memoryLinkCheckLog } from './linkHealth/linkCheckLog';
 import { checkLink } from './linkHealth/checkLink';
-import { ClaimsWatch, claimsCheckOff, recheckNotVerifiedMs } from './claims/claimsWatch';
+import { ClaimsWatch, claimsCheckOff } from './claims/claimsWatch';
+import { longestRecheckMs, recheckMs } from './lib/recheckBackoff';
+import { databaseHostHolds } from './fetching/hostHolds';
 import { createSiteFetcher } from './fetching/siteFetcher';
 import { claimList } from '../shared/content/claims';
 import { LinkMonitor, linkCheckOff, recheckAfterBrokenMs, startUpSkipMs } from './linkHealth/linkMonitor';
@@ -38,8 +40,9 @@ async function prepare() {
     const database = config.statistics && (await openDatabase(config.statistics.database, { logger }));
     const stores: StatsStores | undefined =
       database && config.statistics ? createStatsStores(database, openReportReader(config.statistics.database, database.db)) : undefined;
-    // One fetcher for the link check and the claims watch: one request at a time per host, robots.txt and Retry-After shared.
-    const fetcher = createSiteFetcher(config.siteUrl);
+    // One fetcher for the link check and the claims watch: one request at a time per host, robots.txt and Retry-After
+    // shared; each Retry-After kept in the database too, for a restart and the other instances.
+    const fetcher = createSiteFetcher(config.siteUrl, database ? { holds: databaseHostHolds(database.db) } : {});
     const linkMonitor = !linkCheckOff(config.affiliateUrl, config.linkCheckHours) && config.linkCheckHours
       ? new LinkMonitor({
           url: config.affiliateUrl,
@@ -100,7 +103,7 @@ async function start() {
   logger.info(
     claimsOff
       ? `The claims are not checked against the merchant's pages: ${claimsOff}`
-      : `Checking the claims against ${config.merchantUrl} every ${config.claimsCheckHours} hours (at start-up when due), and every ${recheckNotVerifiedMs / 60_000} minutes while one is not verified`,
+      : `Checking the claims against ${config.merchantUrl} every ${config.claimsCheckHours} hours (at start-up when due), every ${recheckMs / 60_000} minutes while one is contradicted or missing, and every ${recheckMs / 60_000} minutes to ${longestRecheckMs / 3_600_000} hours while one cannot be read`,
   );
   if (!config.contactEmail) {
     logger.warning('CONTACT_EMAIL is not set: the policies say no contact address is published yet (required once SITE_URL is https)');

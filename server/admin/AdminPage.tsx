@@ -86,7 +86,7 @@ function LinkHealthLine({ linkHealth }: Pick<AdminPageProps, 'linkHealth'>) {
       )}{' '}
       Checked at each start (unless checked in the last {startUpSkipMs / 60_000} minutes), every {hours(linkHealth.everyMs)}, and again{' '}
       {recheckAfterBrokenMs / 60_000} minutes after a broken answer (404 or 410): two in a row raise the link alert, and the link is then checked every{' '}
-      {recheckWhileBrokenMs / 60_000} minutes until it works.
+      {recheckWhileBrokenMs / 60_000} minutes until it works (less often while it gives no clear answer).
     </p>
   );
 }

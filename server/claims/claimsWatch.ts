@@ -3,6 +3,7 @@ import type { Claim } from '../../shared/content/claimTypes';
 import { isDocumentationHost } from '../lib/documentationHost';
 import { firstLine, messageOf } from '../lib/errorText';
 import type { Logger } from '../lib/logger';
+import { recheckMs, unansweredRecheckMs } from '../lib/recheckBackoff';
 import { checkClaims, type ClaimCheckResult, type ClaimsCheckInput } from './checkClaims';
 import type { ClaimState, ClaimStore } from './claimStore';
 
@@ -10,8 +11,6 @@ import type { ClaimState, ClaimStore } from './claimStore';
 export const defaultClaimsCheckHours = 24;
 /** How often each instance looks whether a check is due: the schedule's period for the claims check. */
 export const claimsCheckTickMs = 60_000;
-/** While a claim is not verified, it is looked at again this soon, so a recovery is told within about 20 minutes. */
-export const recheckNotVerifiedMs = 15 * 60_000;
 /** A claimed check that was never recorded (its instance stopped) holds the next one back at most this long. */
 const claimSlotMs = 5 * 60_000;
 
@@ -19,16 +18,26 @@ export type ClaimsCheckReason = 'first check' | 'a claim never checked' | 're-ch
 
 /**
  * Whether a check is due at now, and why; undefined when not. Every claim is checked together, so the
- * latest check is the oldest of the claims' latest. The rules, in order: never checked; a claim of the
- * registry never checked (a new one); a claim not verified, re-checked every recheckNotVerifiedMs; the period.
+ * latest check is the newest of the claims' latest. The rules, in order: never checked; a claim of the
+ * registry never checked (a new one); a claim not verified, looked at again after recheckWaitMs; the period.
  * A start-up is no reason of its own: a check is made at start-up when one of these says it is due.
  */
 export function claimsCheckDue({ claims, states, now, intervalMs }: { claims: readonly Claim[]; states: ReadonlyMap<string, ClaimState>; now: number; intervalMs: number }): ClaimsCheckReason | undefined {
   if (states.size === 0) return 'first check';
   if (claims.some((claim) => !states.has(claim.id))) return 'a claim never checked';
   const since = now - latestCheck(states);
-  if (since >= recheckNotVerifiedMs && claims.some((claim) => states.get(claim.id)!.verdict !== 'verified')) return 're-check of a claim not verified';
+  const waits = claims.map((claim) => states.get(claim.id)!).filter((state) => state.verdict !== 'verified').map(recheckWaitMs);
+  if (waits.length > 0 && since >= Math.min(...waits)) return 're-check of a claim not verified';
   return since >= intervalMs ? 'period' : undefined;
+}
+
+/**
+ * How soon a claim not verified is looked at again (server/lib/recheckBackoff.ts): contradicted or missing
+ * on a page read whole, every 15 minutes, so its return is told within about 20; unknown (no usable answer),
+ * after as long as it has been unknown, 15 minutes to 2 hours.
+ */
+export function recheckWaitMs(state: ClaimState): number {
+  return state.verdict === 'unknown' || state.verdict === 'stale' ? unansweredRecheckMs(state.checkedAt - state.since) : recheckMs;
 }
 
 function latestCheck(states: ReadonlyMap<string, ClaimState>): number {
@@ -39,7 +48,7 @@ function latestCheck(states: ReadonlyMap<string, ClaimState>): number {
  * The claim of one due check across instances: per merchant and 5-minute slot. Not per latest check, as the
  * link check's is: a check saves its claims one by one, and an instance reading them halfway would see
  * another latest check and claim a second check of its own. No check is due twice within a slot (the
- * shortest wait is recheckNotVerifiedMs), and a claimer that stopped delays the next by a slot at most.
+ * shortest wait is recheckMs), and a claimer that stopped delays the next by a slot at most.
  */
 export function claimsCheckClaim(merchantUrl: string, now: number): string {
   const merchant = createHash('sha256').update(merchantUrl).digest('hex').slice(0, 12);

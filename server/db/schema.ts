@@ -39,6 +39,7 @@ export interface Schema {
   claim_states: ClaimStatesTable;
   claim_evidence: ClaimEvidenceTable;
   claim_pages: ClaimPagesTable;
+  fetch_holds: FetchHoldsTable;
   schema_migrations: SchemaMigrationsTable;
 }
 
@@ -77,6 +78,12 @@ export interface ClaimPagesTable {
   etag: string | null;
   last_modified: string | null;
   fetched_at: number;
+}
+
+/** Each host's Retry-After: no request to it before until_at (server/fetching/hostHolds.ts), since schema 20. */
+export interface FetchHoldsTable {
+  host: string;
+  until_at: number;
 }
 
 export interface ClicksTable {

@@ -1,6 +1,7 @@
 import { isLoopbackHost } from '../lib/hostName';
 import { errorCode, fieldsOf, firstLine, messageOf } from '../lib/errorText';
 import { allowEverything, disallowEverything, parseRobotsTxt, robotsMaximumBytes, type RobotsRules } from './robotsTxt';
+import type { HostHolds } from './hostHolds';
 import { retryAfterMs } from './retryAfter';
 
 /**
@@ -23,6 +24,8 @@ export interface PoliteFetcherOptions {
   maxRedirects?: number;
   /** How long a robots.txt is trusted; at most (and by default) 24 h. */
   robotsMaxAgeMs?: number;
+  /** Where each host's Retry-After is kept for a restart and other instances; without it, this fetcher alone obeys it. */
+  holds?: HostHolds;
 }
 
 /** What the last answer of a page carried, sent back so an unchanged page answers 304. */
@@ -89,11 +92,13 @@ export class PoliteFetcher {
     this.robotsAgeMs = Math.min(options.robotsMaxAgeMs ?? robotsMaxAgeMs, robotsMaxAgeMs);
   }
 
-  /** When the host may be asked again (a Retry-After running), or undefined when it may be now. */
-  waitingUntil(url: string): number | undefined {
+  /** When the host may be asked again (a Retry-After running, read here or kept in holds), or undefined when it may be now. */
+  async waitingUntil(url: string): Promise<number | undefined> {
     const host = hostOf(url);
-    const until = host === undefined ? undefined : this.waits.get(host);
-    return until !== undefined && until > this.now() ? until : undefined;
+    if (host === undefined) return undefined;
+    const kept = await this.options.holds?.until(host).catch(() => undefined);
+    const until = Math.max(this.waits.get(host) ?? 0, kept ?? 0);
+    return until > this.now() ? until : undefined;
   }
 
   /** GETs url (validators make it conditional), following redirects under the rules above. */
@@ -108,14 +113,16 @@ export class PoliteFetcher {
         if (refusal) return failed(refusal);
         const parsed = new URL(current);
         const hop = await this.exclusive(parsed.host, async (): Promise<FetchResult | { location: string }> => {
-          const waiting = this.waitingUntil(current);
-          if (waiting !== undefined) return failed(`the site asked to wait (Retry-After) until ${new Date(waiting).toISOString()}`);
+          const waiting = await this.waitingUntil(current);
+          if (waiting !== undefined) return failed(askedToWait(waiting));
           const { rules, unreachable } = await this.robotsFor(parsed, signal);
           if (unreachable !== undefined) return failed(unreachable);
           if (!rules.allows(parsed.pathname + parsed.search)) return failed(`robots.txt of ${parsed.origin} disallows ${parsed.pathname}${parsed.search}`);
-          if (this.waitingUntil(current) !== undefined) return failed(`the site asked to wait (Retry-After) until ${new Date(this.waits.get(parsed.host)!).toISOString()}`);
+          // Reading robots.txt may itself have been answered with a Retry-After.
+          const waitingAfterRobots = this.waits.get(parsed.host);
+          if (waitingAfterRobots !== undefined && waitingAfterRobots > this.now()) return failed(askedToWait(waitingAfterRobots));
           const response = await fetch(current, { redirect: 'manual', signal, headers: this.headers(validators) });
-          this.noteRetryAfter(parsed.host, response);
+          await this.noteRetryAfter(parsed.host, response);
           const location = response.headers.get('location');
           if (redirectStatuses.has(response.status) && location !== null) {
             await response.body?.cancel().catch(() => {});
@@ -185,7 +192,7 @@ export class PoliteFetcher {
         // The host does not answer: its robots.txt is unreachable, and so is the page; the network's reason says most.
         return { rules: disallowEverything, unreachable: describeFetchError(error), ageMs: robotsUnreachableAgeMs };
       }
-      this.noteRetryAfter(url.host, response);
+      await this.noteRetryAfter(url.host, response);
       const location = response.headers.get('location');
       if (redirectStatuses.has(response.status) && location !== null && URL.canParse(location, current)) {
         await response.body?.cancel().catch(() => {});
@@ -211,12 +218,15 @@ export class PoliteFetcher {
     return { rules: allowEverything, ageMs: this.robotsAgeMs };
   }
 
-  private noteRetryAfter(host: string, response: Response): void {
+  private async noteRetryAfter(host: string, response: Response): Promise<void> {
     if (response.status !== 429 && response.status !== 503) return;
     const header = response.headers.get('retry-after');
     const waitMs = Math.min(maximumBackoffMs, (header === null ? undefined : retryAfterMs(header, this.now())) ?? defaultBackoffMs);
     bounded(this.waits, maximumHosts);
-    this.waits.set(host, Math.max(this.waits.get(host) ?? 0, this.now() + waitMs));
+    const until = Math.max(this.waits.get(host) ?? 0, this.now() + waitMs);
+    this.waits.set(host, until);
+    // Kept for a restart and the other instances; this process obeys its own copy if that fails.
+    await this.options.holds?.hold(host, until).catch(() => {});
   }
 
   private async exclusive<T>(host: string, work: () => Promise<T>): Promise<T> {
@@ -251,6 +261,10 @@ function addressRefusal(url: string): string | undefined {
   if (parsed.protocol === 'http:' && isLoopbackHost(parsed.hostname)) return undefined;
   if (parsed.protocol === 'http:') return `refused to fetch an http:// address off the loopback: ${url}`;
   return `not an http:// or https:// address: ${url}`;
+}
+
+function askedToWait(until: number): string {
+  return `the site asked to wait (Retry-After) until ${new Date(until).toISOString()}`;
 }
 
 function hostOf(url: string): string | undefined {

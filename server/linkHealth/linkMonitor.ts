@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Logger } from '../lib/logger';
 import { firstLine, messageOf } from '../lib/errorText';
 import { isDocumentationHost } from '../lib/documentationHost';
+import { recheckMs, unansweredRecheckMs } from '../lib/recheckBackoff';
 import { checkLink, type LinkCheckResult } from './checkLink';
 import type { LinkCheckLog } from './linkCheckLog';
 
@@ -28,9 +29,10 @@ export const startUpSkipMs = 5 * 60_000;
 export const recheckAfterBrokenMs = 3 * 60_000;
 /**
  * While the link is broken (two 404/410 in a row), it is checked again this often whatever LINK_CHECK_HOURS
- * says, so a recovery is told within about 20 minutes, across a restart too (the history is shared).
+ * says, so a recovery is told within about 20 minutes, across a restart too (the history is shared); less
+ * often while the partner gives no answer that says anything (whileBrokenWaitMs).
  */
-export const recheckWhileBrokenMs = 15 * 60_000;
+export const recheckWhileBrokenMs = recheckMs;
 /** A claimed check that was never recorded (its instance stopped) holds the next one back at most this long. */
 const claimSlotMs = 5 * 60_000;
 
@@ -69,7 +71,8 @@ export interface LinkCheckDueInput {
  * - this instance's start-up: due unless the same address was checked within startUpSkipMs;
  * - the latest check of the address answered broken, the first of its streak: due recheckAfterBrokenMs after it;
  * - the link is broken (two or more in a row, 'blocked' and 'error' between them not ending the streak): due
- *   recheckWhileBrokenMs after the latest check, so its recovery is found soon;
+ *   recheckWhileBrokenMs after the latest check, so its recovery is found soon, or later while the latest
+ *   checks got no answer that says anything (whileBrokenWaitMs);
  * - otherwise: due intervalMs after the latest check of the address.
  */
 export function linkCheckDue({ url, recent, now, intervalMs, startedUp }: LinkCheckDueInput): LinkCheckReason | undefined {
@@ -80,8 +83,20 @@ export function linkCheckDue({ url, recent, now, intervalMs, startedUp }: LinkCh
   if (!startedUp) return since < startUpSkipMs ? undefined : 'start-up';
   const { consecutiveBroken, broken } = linkHealthState(ofUrl);
   if (latest.verdict === 'broken' && consecutiveBroken === 1 && since >= recheckAfterBrokenMs) return 're-check after a broken answer';
-  if (broken && since >= Math.min(recheckWhileBrokenMs, intervalMs)) return 're-check while broken';
+  if (broken && since >= Math.min(whileBrokenWaitMs(ofUrl), intervalMs)) return 're-check while broken';
   return since >= intervalMs ? 'period' : undefined;
+}
+
+/**
+ * The wait before the next check of a broken link: recheckWhileBrokenMs after a 404 or 410; after a run of
+ * 'error' and 'blocked' checks (no answer, a 5xx, a refusal of robots), as long as that run has lasted, up to
+ * 2 hours (server/lib/recheckBackoff.ts), so a partner that is down or refusing is not asked every 15 minutes.
+ */
+function whileBrokenWaitMs(ofUrl: readonly LinkCheckResult[]): number {
+  const run = ofUrl.findIndex((result) => result.verdict !== 'error' && result.verdict !== 'blocked');
+  const oldestOfRun = ofUrl[(run === -1 ? ofUrl.length : run) - 1];
+  if (oldestOfRun === undefined) return recheckWhileBrokenMs;
+  return unansweredRecheckMs(ofUrl[0]!.checkedAt.getTime() - oldestOfRun.checkedAt.getTime());
 }
 
 /** The claim of one due check across instances: per address, per latest check, per slot (so a claimer that stopped delays the next by a slot at most). */

@@ -37,7 +37,7 @@ describe.each(engines)('the claims watch and the claims rule (%s)', (engine) => 
     new ClaimsWatch({
       claims: claimList,
       merchantUrl: merchant.origin,
-      fetcher: createSiteFetcher('https://auctions.example.com', { now: () => clock, timeoutMs: 1_000 }),
+      fetcher: createSiteFetcher('https://auctions.example.com', { now: () => clock }),
       store: databaseClaimStore(database.db()),
       intervalMs: day,
       logger: silentLogger,
@@ -91,10 +91,36 @@ describe.each(engines)('the claims watch and the claims rule (%s)', (engine) => 
     const open = await incidents.openIncidents();
     expect(open.map((incident) => incident.subject)).toEqual(['refundWindow (can’t verify)']);
     expect(open[0]!.summary).toContain('403 Forbidden');
+    // Unknown for days, the claim is looked at every 2 hours (server/lib/recheckBackoff.ts): the recovery is told by then.
     merchant.answers.set('/refund-policy', withEtag(refundPage));
-    clock += hour;
+    clock += 2 * hour;
     await claims.tick();
     expect((await rules()).closed).toEqual([{ rule: 'claims', subject: 'refundWindow (can’t verify)' }]);
+  });
+
+  it('backs off from a merchant that gives no answer, looking again after as long as the outage has lasted, at most 2 hours', async () => {
+    const claims = watch();
+    await claims.tick();
+    for (const path of ['/', '/refund-policy', '/robots.txt']) merchant.answers.set(path, { status: 503, body: 'down for maintenance' });
+    clock += day;
+    const outageFrom = clock;
+    expect((await claims.tick())!.every((result) => result.state.verdict === 'unknown')).toBe(true);
+    // The schedule's minute ticks over 7 hours of the outage, then the merchant is back.
+    const looks: number[] = [];
+    for (let tick = 0; tick < 7 * 60; tick += 1) {
+      clock += minute;
+      if (await claims.tick()) looks.push((clock - outageFrom) / minute);
+    }
+    expect(looks).toEqual([15, 30, 60, 120, 240, 360]);
+    const asked = merchant.requests.length;
+    merchant.answers.set('/robots.txt', { status: 404, body: '' });
+    for (const [path, answer] of Object.entries(merchantAnswersFromExamples())) merchant.answers.set(path, answer);
+    for (let tick = 0; tick < 2 * 60 && merchant.requests.length === asked; tick += 1) {
+      clock += minute;
+      await claims.tick();
+    }
+    expect((await databaseClaimStore(database.db()).states()).get('refundWindow')!.verdict).toBe('verified');
+    expect(clock - outageFrom).toBe(480 * minute);
   });
 
   it('checks from the schedule at start-up when due, and runs the claims rule after its check', async () => {
@@ -132,11 +158,28 @@ describe('claimsCheckDue and claimsCheckOff', () => {
   const state = (verdict: 'verified' | 'unknown', checkedAt: number) => ({ claimId: '', verdict, since: checkedAt, checkedAt, firstCheckedAt: checkedAt, items: [] });
   const all = (verdict: 'verified' | 'unknown', checkedAt: number) => new Map(claimList.map((claim) => [claim.id, { ...state(verdict, checkedAt), claimId: claim.id }]));
 
-  it('is due at the first check, a period after the latest, and 15 minutes after one while a claim is not verified', () => {
+  it('is due at the first check, a period after the latest, and 15 minutes after a claim is first not verified', () => {
     expect(claimsCheckDue({ claims: claimList, states: new Map(), now, intervalMs: day })).toBe('first check');
     expect(claimsCheckDue({ claims: claimList, states: all('verified', now - day + 1), now, intervalMs: day })).toBeUndefined();
     expect(claimsCheckDue({ claims: claimList, states: all('verified', now - day), now, intervalMs: day })).toBe('period');
     expect(claimsCheckDue({ claims: claimList, states: all('unknown', now - 15 * minute), now, intervalMs: day })).toBe('re-check of a claim not verified');
+    expect(claimsCheckDue({ claims: claimList, states: all('unknown', now - 15 * minute + 1), now, intervalMs: day })).toBeUndefined();
+  });
+
+  it('looks again at a contradicted or missing claim every 15 minutes, and at an unknown one after as long as it has been unknown, at most 2 hours', () => {
+    const failing = (verdict: 'contradicted' | 'missing' | 'unknown', since: number, checkedAt: number) =>
+      new Map(claimList.map((claim) => [claim.id, { ...state('verified', checkedAt), claimId: claim.id, ...(claim.id === 'refundWindow' ? { verdict, since } : {}) }]));
+    const due = (states: ReturnType<typeof failing>, at: number) => claimsCheckDue({ claims: claimList, states, now: at, intervalMs: day });
+    const checkedAt = now - 5 * hour;
+    for (const verdict of ['contradicted', 'missing'] as const) {
+      expect(due(failing(verdict, checkedAt - 3 * day, checkedAt), checkedAt + 15 * minute)).toBe('re-check of a claim not verified');
+    }
+    // Unknown since 45 minutes before its latest check: looked at 45 minutes after it.
+    expect(due(failing('unknown', checkedAt - 45 * minute, checkedAt), checkedAt + 45 * minute - 1)).toBeUndefined();
+    expect(due(failing('unknown', checkedAt - 45 * minute, checkedAt), checkedAt + 45 * minute)).toBe('re-check of a claim not verified');
+    // Unknown for days: every 2 hours.
+    expect(due(failing('unknown', checkedAt - 3 * day, checkedAt), checkedAt + 2 * hour - 1)).toBeUndefined();
+    expect(due(failing('unknown', checkedAt - 3 * day, checkedAt), checkedAt + 2 * hour)).toBe('re-check of a claim not verified');
     const missingOne = all('verified', now);
     missingOne.delete('refundWindow');
     expect(claimsCheckDue({ claims: claimList, states: missingOne, now, intervalMs: day })).toBe('a claim never checked');

@@ -134,6 +134,20 @@ describe('when a check is due (linkCheckDue, time as an input)', () => {
     expect(due(recovered, start)).toBeUndefined();
   });
 
+  it('while broken and the partner gives no answer that says anything, waits as long as that has lasted, at most 2 hours', () => {
+    const twice = [recorded(start - 6 * hour, 'broken'), recorded(start - 7 * hour, 'broken')];
+    // No answer (error) and a refusal (blocked) for the 45 minutes before the latest check: the next 45 minutes after it.
+    const silentFor45 = [recorded(start - 45 * minute, 'error'), recorded(start - 60 * minute, 'blocked'), recorded(start - 90 * minute, 'error'), ...twice];
+    expect(due(silentFor45, start - 1)).toBeUndefined();
+    expect(due(silentFor45, start)).toBe('re-check while broken');
+    const silentForHours = [recorded(start - 2 * hour, 'error'), recorded(start - 4 * hour, 'error'), recorded(start - 5 * hour, 'error'), ...twice];
+    expect(due(silentForHours, start - 1)).toBeUndefined();
+    expect(due(silentForHours, start)).toBe('re-check while broken');
+    // A 404 again ends the run: every 15 minutes.
+    const answeredAgain = [recorded(start - 15 * minute, 'broken'), ...silentForHours];
+    expect(due(answeredAgain, start)).toBe('re-check while broken');
+  });
+
   it('with the link broken, a restart 3 minutes after the alert skips its own check but re-checks within 15 minutes', () => {
     const alerted = [recorded(start - 3 * minute, 'broken'), recorded(start - 6 * minute, 'broken')];
     expect(due(alerted, start, false)).toBeUndefined();

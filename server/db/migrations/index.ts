@@ -17,10 +17,11 @@ import closedWeeks from './016-closedWeeks';
 import leaves from './017-leaves';
 import leaveClicks from './018-leaveClicks';
 import claims from './019-claims';
+import fetchHolds from './020-fetchHolds';
 import type { Migration } from './migration';
 
 /** Every step in order, under its file's name: one list, read twice below. */
-const steps = { clicks, sharedState, conversions, funnel, closedDays, uniqueClickIds, countedConversionsIndex, experiments, watching, costs, campaigns, campaignConversions, closedMonths, conversionSums, coveringCounts, closedWeeks, leaves, leaveClicks, claims };
+const steps = { clicks, sharedState, conversions, funnel, closedDays, uniqueClickIds, countedConversionsIndex, experiments, watching, costs, campaigns, campaignConversions, closedMonths, conversionSums, coveringCounts, closedWeeks, leaves, leaveClicks, claims, fetchHolds };
 
 /**
  * The schema's history, one file per step and version, for both engines (as GoatCounter keeps its
