@@ -41,7 +41,7 @@ describe('GET /admin with link checks', () => {
     expect(page.text()).toContain(`Link check of ${partnerUrl}`);
     expect(page.text()).toContain('200 OK');
     expect(page.text()).toContain(
-      'Checked at each start (unless checked in the last 5 minutes), every hour, and again 3 minutes after a broken answer (404 or 410): two in a row raise the link alert, and the link is then checked every 15 minutes until it works.',
+      'Checked at each start (unless checked in the last 5 minutes), every hour, and again 3 minutes after a broken answer (404 or 410): two in a row raise the link alert, and the link is then checked every 15 minutes until it works (less often while it gives no clear answer).',
     );
     expectNoBanner(page);
   });
