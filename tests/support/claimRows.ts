@@ -2,8 +2,9 @@ import { gzipSync } from 'node:zlib';
 import type { Kysely } from 'kysely';
 import { databaseClaimStore } from '../../server/claims/claimStore';
 import type { Schema } from '../../server/db/schema';
+import { databaseHostHolds } from '../../server/fetching/hostHolds';
 
-/** A claim's verdict, two pieces of evidence (one with its page) and a page's validators, written as the claims watch writes them. */
+/** A claim's verdict, two pieces of evidence (one with its page), a page's validators and a host's Retry-After, written as the claims watch writes them. */
 export async function writeClaimRows(db: Kysely<Schema>, now: number): Promise<void> {
   const store = databaseClaimStore(db);
   await store.saveValidators('https://merchant.example.com/refund-policy', { etag: '"v1"', lastModified: 'Sat, 28 Nov 2026 10:00:00 GMT' }, now - 7_200_000);
@@ -18,4 +19,5 @@ export async function writeClaimRows(db: Kysely<Schema>, now: number): Promise<v
     excerpt: 'timed out after 15000 ms',
     excerptHash: 'b'.repeat(64),
   });
+  await databaseHostHolds(db, () => now).hold('merchant.example.com', now + 120_000);
 }
