@@ -1,6 +1,6 @@
 import { isLoopbackHost } from '../lib/hostName';
-import { errorCode, fieldsOf, firstLine, messageOf } from '../lib/errorText';
 import { allowEverything, disallowEverything, parseRobotsTxt, robotsMaximumBytes, type RobotsRules } from './robotsTxt';
+import { describeFetchError } from './fetchErrors';
 import type { HostHolds } from './hostHolds';
 import { retryAfterMs } from './retryAfter';
 
@@ -296,25 +296,4 @@ function bounded(map: Map<string, unknown>, size: number): void {
   if (map.size < size) return;
   const oldest = map.keys().next();
   if (!oldest.done) map.delete(oldest.value);
-}
-
-const networkErrors: Record<string, string> = {
-  ECONNREFUSED: 'connection refused',
-  ECONNRESET: 'connection reset',
-  ENOTFOUND: 'host name not found',
-  EAI_AGAIN: 'host name lookup failed (temporary DNS failure)',
-  ETIMEDOUT: 'connection timed out',
-  UND_ERR_CONNECT_TIMEOUT: 'connection timed out',
-  EHOSTUNREACH: 'host unreachable',
-  ENETUNREACH: 'network unreachable',
-  UND_ERR_SOCKET: 'connection closed before an answer',
-};
-
-/** fetch reports every network failure as TypeError("fetch failed"); the useful part is in its cause. */
-export function describeFetchError(error: unknown): string {
-  const source = fieldsOf(error).cause ?? error;
-  const code = errorCode(source);
-  if (code !== undefined && networkErrors[code]) return networkErrors[code];
-  if (code !== undefined && /CERT|TLS|SSL/.test(code)) return `TLS certificate problem (${code})`;
-  return firstLine(messageOf(source)) || 'request failed';
 }
