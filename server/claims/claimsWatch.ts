@@ -36,7 +36,7 @@ export function claimsCheckDue({ claims, states, now, intervalMs }: { claims: re
  * on a page read whole, every 15 minutes, so its return is told within about 20; unknown (no usable answer),
  * after as long as it has been unknown, 15 minutes to 2 hours.
  */
-export function recheckWaitMs(state: ClaimState): number {
+function recheckWaitMs(state: ClaimState): number {
   return state.verdict === 'unknown' || state.verdict === 'stale' ? unansweredRecheckMs(state.checkedAt - state.since) : recheckMs;
 }
 

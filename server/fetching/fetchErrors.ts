@@ -1,7 +1,5 @@
 import { errorCode, fieldsOf, firstLine, messageOf } from '../lib/errorText';
 
-/** Why a fetch got no answer, in a few words the operator reads in a log or on /admin (the polite fetcher's and the link check's). */
-
 const networkErrors: Record<string, string> = {
   ECONNREFUSED: 'connection refused',
   ECONNRESET: 'connection reset',
@@ -14,7 +12,10 @@ const networkErrors: Record<string, string> = {
   UND_ERR_SOCKET: 'connection closed before an answer',
 };
 
-/** fetch reports every network failure as TypeError("fetch failed"); the useful part is in its cause. */
+/**
+ * Why a fetch got no answer, in a few words the operator reads in a log or on /admin (the polite fetcher's and
+ * the link check's). fetch reports every network failure as TypeError("fetch failed"); the useful part is in its cause.
+ */
 export function describeFetchError(error: unknown): string {
   const source = fieldsOf(error).cause ?? error;
   const code = errorCode(source);

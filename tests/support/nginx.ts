@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { freePort } from './mainProcess';
+import { procStatFields } from './procStat';
 import { cleanUpWhenThisProcessEnds, endProcess, isExecutable } from './serviceProcess';
 import { waitUntil } from './waitUntil';
 
@@ -144,8 +145,7 @@ function childPids(pid: number): number[] {
     } catch {
       continue; // gone meanwhile
     }
-    // "pid (comm) state ppid …": the command name may hold spaces and parentheses, so read after the last ")".
-    const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+    const parent = Number(procStatFields(stat)[1]);
     if (parent === pid) children.push(Number(entry));
   }
   return children;

@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { Client } from 'pg';
+import { procStatFields } from './procStat';
 
 /**
  * The CPU time a piece of work costs, for bounds on what the code does rather than on how long a busy machine
@@ -30,8 +31,7 @@ export async function procCpuMs(pid: number): Promise<number> {
   } catch {
     return 0;
   }
-  // The command name (field 2) is in parentheses and may hold spaces; fields 14 and 15 count from after it.
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const fields = procStatFields(stat);
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / clockTicksPerSecond;
 }
 
