@@ -2,11 +2,13 @@ import type { Browser } from 'puppeteer-core';
 import { clientAttributes } from '../../shared/islands/clientAttributes';
 import { launchBrowser, viewports } from '../../tests/support/browser';
 import { startBarePage } from './barePage';
+import { calibrate, indexNow } from './deviceRate';
 import { median } from './percentiles';
 
 /**
- * Part 2c: the first tap at first paint, on a phone. Each run opens a page in a fresh browser context at
- * 375 px with the CPU slowed 4 times (Lighthouse's mobile profile) or not at all, and taps the control
+ * Part 2c: the first tap at first paint, on a phone. The run first finds the CPU slowdowns that make this
+ * machine, now, as fast as a low-end phone and a mid-tier one by Lighthouse's BenchmarkIndex (deviceRate.ts).
+ * Each tap then opens a page in a fresh browser context at 375 px at one of those rates, and taps the control
  * the moment the browser reports the first contentful paint (its own lifecycle event, which needs nothing
  * from the busy page), as a visitor who taps as soon as something shows. The figure is the interaction's
  * duration by the page's Event Timing (what INP is made of): from the touch to the next frame painted.
@@ -37,7 +39,7 @@ const controls: Control[] = [
   { name: 'bare: <details>', path: null, selector: '#question summary', answered: '#question[open]' },
 ];
 
-const runs = 5;
+const runs = 9;
 const personUserAgent = 'Mozilla/5.0 (Linux; Android 15; Pixel 9) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36';
 
 /** One first tap: the interaction's duration in ms (0 when it took under Event Timing's 16 ms floor); NaN when the tap missed. */
@@ -110,25 +112,32 @@ async function firstTap(browser: Browser, url: string, control: Control, slowdow
 export async function benchInteractions(base: string) {
   const bare = await startBarePage();
   const browser = await launchBrowser();
-  console.log(`\nFirst tap at first paint at 375 px (Event Timing duration, median of ${runs} with the range; the bare page is the floor)`);
-  console.log(`${'control'.padEnd(24)} ${'CPU 4x slower'.padEnd(22)} CPU as is`);
   try {
+    const { machineIndex, rates } = await calibrate(browser);
+    const shownRate = (rate: { name: string; rate: number; index: number }) => `${rate.name}: ${rate.rate}x, index ${rate.index.toFixed(0)}`;
+    console.log(`\nFirst tap at first paint at 375 px (Event Timing duration, median of ${runs} with the range; the bare page is the floor)`);
+    console.log(`This machine's BenchmarkIndex: ${machineIndex.toFixed(0)}; CPU slowed to a phone's: ${rates.map(shownRate).join('; ')}`);
+    console.log(`${'control'.padEnd(24)} ${rates.map((rate) => rate.name.padEnd(24)).join(' ')}`);
     for (const control of controls) {
       const url = control.path === null ? bare.url : `${base}${control.path}`;
       const cells: string[] = [];
-      for (const slowdown of [4, 1]) {
+      for (const { rate } of rates) {
         const figures: number[] = [];
         let missed = 0;
         for (let run = 0; run < runs; run++) {
-          const figure = await firstTap(browser, url, control, slowdown);
+          const figure = await firstTap(browser, url, control, rate);
           if (Number.isNaN(figure)) missed++;
           else figures.push(figure);
         }
         const shown = (ms: number) => (ms < 16 ? '<16' : ms.toFixed(0));
         cells.push(figures.length === 0 ? 'every tap missed' : `${shown(median(figures)).padStart(4)} ms (${shown(Math.min(...figures))}–${shown(Math.max(...figures))})${missed ? `, ${missed} missed` : ''}`);
       }
-      console.log(`${control.name.padEnd(24)} ${cells[0]!.padEnd(22)} ${cells[1]}`);
+      console.log(`${control.name.padEnd(24)} ${cells.map((cell) => cell.padEnd(24)).join(' ')}`);
     }
+    // The machine is shared: how far it moved while the taps ran.
+    const after = [];
+    for (const rate of rates) after.push(`${rate.name} ${(await indexNow(browser, rate.rate)).toFixed(0)}`);
+    console.log(`BenchmarkIndex at the same rates after the taps: ${after.join(', ')}`);
   } finally {
     await browser.close();
     await bare.close();

@@ -44,9 +44,9 @@ export const clientAttributes = {
    */
   pointerUsed: 'data-pointer-used',
   /**
-   * Written by the entry on each section of the home page as it starts, and taken away section by section
-   * once the page is idle: while it is there, the section is laid out only as it nears the viewport
-   * (client/sectionsInTurn.ts).
+   * Written by the server on each section of the home page, and taken away by the entry section by section
+   * once the page is idle: while it is there, and scripts run, the section is laid out only as it nears the
+   * viewport (client/sectionsInTurn.ts).
    */
   layoutWaits: 'data-layout-waits',
 } as const;

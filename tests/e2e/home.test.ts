@@ -91,6 +91,18 @@ describe.each(Object.entries(viewports))('the home page at %s width', (name, vie
 
 describe('the sections that wait to be laid out (client/sectionsInTurn.ts)', () => {
   const waiting = (page: Page) => page.$$eval('[data-layout-waits]', (sections) => sections.map((section) => section.id));
+  const contentVisibility = (page: Page) => page.$$eval('.section', (sections) => sections.map((section) => getComputedStyle(section).contentVisibility));
+  /**
+   * Keeps the sections' content-visibility at a moment of the page's loading: as parsed, before the entry (a
+   * deferred module) runs, or at DOMContentLoaded, after it ran and before the browser scrolls to a fragment.
+   */
+  const recordFirstStyles = (moment: 'parsed' | 'DOMContentLoaded') => (tab: Page) =>
+    tab.evaluateOnNewDocument((when: string) => {
+      const record = () => ((window as unknown as { firstStyles: string[] }).firstStyles = [...document.querySelectorAll('.section')].map((section) => getComputedStyle(section).contentVisibility));
+      if (when === 'parsed') document.addEventListener('readystatechange', () => document.readyState === 'interactive' && record());
+      else document.addEventListener('DOMContentLoaded', record);
+    }, moment);
+  const firstStyles = (page: Page) => page.evaluate(() => (window as unknown as { firstStyles: string[] }).firstStyles);
 
   it('lands exactly on a section chosen from the menu before any section is laid out', async () => {
     // No idle period ever comes, so only the link's own click can lay the sections out.
@@ -98,8 +110,13 @@ describe('the sections that wait to be laid out (client/sectionsInTurn.ts)', () 
       viewport: viewports.phone,
       islands: 'scheduled',
       sections: 'as they come',
-      beforeGoto: (tab) => tab.evaluateOnNewDocument(() => Object.defineProperty(window, 'requestIdleCallback', { value: () => 0 })),
+      beforeGoto: async (tab) => {
+        await tab.evaluateOnNewDocument(() => Object.defineProperty(window, 'requestIdleCallback', { value: () => 0 }));
+        await recordFirstStyles('parsed')(tab);
+      },
     });
+    // From the first layout on: the server marked them.
+    expect(await firstStyles(page)).toEqual(Array(6).fill('auto'));
     expect(await waiting(page)).toEqual(['what-is', 'how-it-works', 'benefits', 'faq', 'check-auctions', 'bonus']);
     await page.tap('.top-bar__menu-button');
     await page.waitForSelector('.top-bar__menu:popover-open');
@@ -118,15 +135,30 @@ describe('the sections that wait to be laid out (client/sectionsInTurn.ts)', () 
   it.each(Object.entries(viewports))('lays every section out for good once the page is idle, at %s width', async (_name, viewport) => {
     const { page, problems } = await context.open('/', { viewport, islands: 'scheduled', sections: 'as they come' });
     await page.waitForFunction(() => document.querySelectorAll('[data-layout-waits]').length === 0, { timeout: 10_000 });
-    expect(await page.$$eval('.section', (sections) => sections.map((section) => getComputedStyle(section).contentVisibility))).toEqual(Array(6).fill('visible'));
+    expect(await contentVisibility(page)).toEqual(Array(6).fill('visible'));
     expect(problems.messages).toEqual([]);
     await page.close();
   });
 
-  it('marks nothing on a page opened at a section, which the browser scrolls to', async () => {
-    const { page, problems } = await context.open('/#faq', { viewport: viewports.phone, islands: 'scheduled' });
+  it('waits for nothing on a page opened at a section, which the browser scrolls to as it loads', async () => {
+    const { page, problems } = await context.open('/#faq', {
+      viewport: viewports.phone,
+      islands: 'scheduled',
+      sections: 'as they come',
+      beforeGoto: recordFirstStyles('DOMContentLoaded'),
+    });
+    // The entry took the marks away before the browser scrolls to the fragment.
+    expect(await firstStyles(page)).toEqual(Array(6).fill('visible'));
     expect(await waiting(page)).toEqual([]);
     await waitForLanding(page, 'faq');
+    expect(problems.messages).toEqual([]);
+    await page.close();
+  });
+
+  it('waits for nothing without JavaScript, where nothing would lay the sections out for good', async () => {
+    const { page, problems } = await context.open('/', { viewport: viewports.phone, javaScript: false });
+    expect(await waiting(page)).toHaveLength(6);
+    expect(await contentVisibility(page)).toEqual(Array(6).fill('visible'));
     expect(problems.messages).toEqual([]);
     await page.close();
   });
