@@ -1,5 +1,5 @@
 /** The parts `npm run bench -- NAME …` runs, in the order they run; none named: all but volume. */
-export const benchParts = ['startup', 'lighthouse', 'scripts', 'interactions', 'throughput', 'clicks', 'views', 'leaves', 'conversions', 'memory', 'costs'] as const;
+export const benchParts = ['startup', 'lighthouse', 'scripts', 'interactions', 'trace', 'throughput', 'clicks', 'views', 'leaves', 'conversions', 'memory', 'costs'] as const;
 
 /** Runs only when named, alone: the other arguments are its options (--views N, --engine, --memory-limit, --keep). */
 export const volumePart = 'volume';

@@ -18,9 +18,9 @@ export interface DeviceRate {
   name: string;
   /** The phone's BenchmarkIndex, aimed at. */
   target: number;
-  /** The CPU throttling rate found (DevTools keeps two decimals). */
-  rate: number;
-  /** The index measured at that rate. */
+  /** The CPU throttling rate found (DevTools keeps two decimals); null when the machine is slower than the phone already. */
+  rate: number | null;
+  /** The index measured at that rate (at no slowdown when it is null). */
   index: number;
 }
 
@@ -54,8 +54,8 @@ async function bisect(measure: (rate: number) => Promise<number>, target: number
   return best!;
 }
 
-/** The machine's own index (no slowdown) and the rate of each device in `devices` that it can be slowed to. */
-export async function calibrate(browser: Browser): Promise<{ machineIndex: number; rates: DeviceRate[] }> {
+/** The machine's own index (no slowdown) and the rate of each device asked for, of `devices`. */
+export async function calibrate(browser: Browser, wanted: readonly string[] = devices.map((device) => device.name)): Promise<{ machineIndex: number; rates: DeviceRate[] }> {
   // Lighthouse is an ES module; this script runs as CommonJS.
   const { pageFunctions } = await import('lighthouse/core/lib/page-functions.js');
   const source = pageFunctions.computeBenchmarkIndex.toString();
@@ -74,8 +74,12 @@ export async function calibrate(browser: Browser): Promise<{ machineIndex: numbe
     await indexAt(cdp, source, 1);
     const machineIndex = await measure(1);
     const rates: DeviceRate[] = [];
-    for (const device of devices) {
-      if (machineIndex < device.index) throw new Error(`This machine's BenchmarkIndex (${machineIndex}) is below a ${device.name} phone's (${device.index}): it cannot be slowed to one`);
+    for (const device of devices.filter((each) => wanted.includes(each.name))) {
+      // A machine (or a moment of a shared one) already slower than the phone cannot be slowed to it.
+      if (machineIndex < device.index) {
+        rates.push({ name: device.name, target: device.index, rate: null, index: machineIndex });
+        continue;
+      }
       // Where the index is proportional to speed, rate = machine / target; the bisect's bounds allow for it not being quite so.
       const guess = machineIndex / device.index;
       const found = await bisect(measure, device.index, Math.max(1, truncate(guess * 0.6)), truncate(guess * 1.5));
@@ -87,12 +91,15 @@ export async function calibrate(browser: Browser): Promise<{ machineIndex: numbe
   }
 }
 
-/** The index at a rate once more, to show how far the machine moved during the bench. */
-export async function indexNow(browser: Browser, rate: number): Promise<number> {
+/** The index at a rate once more, to show how far the machine moved during the bench (after a warm-up run, as calibrate's). */
+export async function indexNow(browser: Browser, rate: number | null): Promise<number> {
   const { pageFunctions } = await import('lighthouse/core/lib/page-functions.js');
+  const source = pageFunctions.computeBenchmarkIndex.toString();
   const page = await browser.newPage();
   try {
-    return await indexAt(await page.createCDPSession(), pageFunctions.computeBenchmarkIndex.toString(), rate);
+    const cdp = await page.createCDPSession();
+    await indexAt(cdp, source, 1);
+    return await indexAt(cdp, source, rate ?? 1);
   } finally {
     await page.close();
   }

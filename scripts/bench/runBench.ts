@@ -6,6 +6,7 @@ import { benchLighthouse } from './lighthouse';
 import { benchMemory } from './memory';
 import { benchClicks, benchConversions, benchLeaves, benchViews, withEngines } from './recording';
 import { benchScripts } from './scriptsFetched';
+import { benchTapTrace } from './tapTrace';
 import { benchStartup, benchThroughput } from './serving';
 import { benchVolume } from './volume';
 
@@ -19,7 +20,7 @@ export async function runBench(wanted: { parts: string[] } | { volume: string[] 
   const wants = (name: string) => wanted.parts.includes(name);
   if (wants('startup')) await benchStartup();
   // Parts 2 to 6 share one built server; the others start what they need themselves.
-  const serverParts = ['lighthouse', 'scripts', 'interactions', 'throughput', 'clicks', 'views', 'leaves', 'conversions'];
+  const serverParts = ['lighthouse', 'scripts', 'interactions', 'trace', 'throughput', 'clicks', 'views', 'leaves', 'conversions'];
   if (serverParts.some(wants)) await benchOnServer(wants);
   if (wants('memory')) await benchMemory();
   if (wants('costs')) await benchCostsImport();
@@ -32,6 +33,7 @@ async function benchOnServer(wants: (name: string) => boolean) {
     if (wants('lighthouse')) await benchLighthouse(`http://localhost:${port}`);
     if (wants('lighthouse') || wants('scripts')) await benchScripts(`http://localhost:${port}`);
     if (wants('interactions')) await benchInteractions(`http://localhost:${port}`);
+    if (wants('trace')) await benchTapTrace(`http://localhost:${port}`);
     if (wants('throughput')) await benchThroughput(`http://127.0.0.1:${port}`);
     const recording = (['clicks', 'views', 'leaves', 'conversions'] as const).filter(wants);
     if (recording.length > 0) {
