@@ -7,7 +7,10 @@
  *    width, left alone until the network is quiet, and the scripts it fetched summed from the browser's
  *    resource timing (transferSize: the compressed body plus the 300 bytes browsers report for headers).
  * 2c. First tap at first paint: the menu button, an FAQ question and the carousel's next arrow tapped the
- *    moment a 375 px page first paints, with the CPU slowed 4 times and as is; a bare page's same taps beside them.
+ *    moment a 375 px page first paints, with the CPU slowed to a low-end and a mid-tier phone's BenchmarkIndex
+ *    (found in the run), median of 9; a bare page's same taps beside them.
+ * 2d. Trace: the menu's and the bare popover's first tap once each at the low-end rate under a performance
+ *    trace, with the main thread's tasks before the tap (what it waited behind).
  * 3. Throughput: autocannon on `/` of the built server, and on the same bytes served by express.static.
  * 4. Clicks: the server-side cost of recording one affiliate click on each engine (SQLite, and a throwaway
  *    PostgreSQL on loopback with its durable defaults), in process (the insert alone) and over HTTP
@@ -27,7 +30,7 @@
  *    in process, and two imports of the file at once (scripts/bench/costsImport.ts).
  * Volume (only when named: `npm run bench -- volume [--views N]`): a year of a busy site's rows on each
  *    engine, and what reading it costs the server and npm run stats (scripts/bench/volume.ts).
- * Each part lives in scripts/bench/: serving.ts (1 and 3), lighthouse.ts (2), scriptsFetched.ts (2b), interactions.ts (2c; barePage.ts is the floor of 2 and 2c),
+ * Each part lives in scripts/bench/: serving.ts (1 and 3), lighthouse.ts (2), scriptsFetched.ts (2b), interactions.ts (2c; deviceRate.ts finds the rates), tapTrace.ts (2d; traceTasks.ts reads the trace), barePage.ts (the floor of 2 to 2d),
  * recording.ts (4 to 6), memory.ts (7; reportFlood.ts sends its reports), costsImport.ts (8); benchServer.ts starts the built server they share;
  * benchParts.ts names the parts, and runBench.ts runs them.
  */
