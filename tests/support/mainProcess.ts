@@ -27,14 +27,35 @@ export function startMain(env: Record<string, string>): Started {
   return { child, stdout: () => stdout, stderr: () => stderr, exit };
 }
 
-/** Resolves once the child's stdout has printed a line matching pattern. */
+/**
+ * Resolves once the child's stdout has printed a line matching pattern; throws with its stderr if it ends
+ * first (a server that stops at start-up, a port taken, a crash, prints nothing more to wait for).
+ */
 export async function waitForOutput(started: Started, pattern: RegExp): Promise<RegExpMatchArray> {
   for (;;) {
     const match = started.stdout().match(pattern);
     if (match) return match;
-    if (started.child.exitCode !== null) throw new Error(`server exited: ${started.stderr()}`);
-    await once(started.child.stdout, 'data');
+    if (started.child.exitCode !== null || started.child.signalCode !== null) {
+      throw new Error(`server exited (${started.child.exitCode ?? started.child.signalCode}) before printing ${pattern}: ${started.stderr()}`);
+    }
+    await Promise.race([once(started.child.stdout, 'data'), started.exit]);
   }
+}
+
+/**
+ * Sends SIGTERM and resolves to the exit code; a server still running `withinMs` later is killed and the
+ * call throws with what it printed, so a shutdown that hangs fails saying where it stood instead of
+ * running into the test's timeout unexplained.
+ */
+export async function stopWithin(started: Started, withinMs: number): Promise<number | null> {
+  started.child.kill('SIGTERM');
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), withinMs)));
+  const outcome = await Promise.race([started.exit, late]).finally(() => clearTimeout(timer));
+  if (outcome !== 'late') return outcome;
+  started.child.kill('SIGKILL');
+  await started.exit;
+  throw new Error(`server still running ${withinMs} ms after SIGTERM; stdout:\n${started.stdout()}\nstderr:\n${started.stderr()}`);
 }
 
 /** A port nothing listens on now: opened by the kernel's choice, read, closed. */
