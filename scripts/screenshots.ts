@@ -6,6 +6,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { pagePaths } from '../shared/routes';
+import { clientAttributes } from '../shared/islands/clientAttributes';
 import { launchBrowser, viewports, waitForIslands } from '../tests/support/browser';
 
 async function main() {
@@ -23,6 +24,8 @@ async function main() {
         await page.emulateMediaFeatures([{ name: 'prefers-reduced-motion', value: 'reduce' }]);
         await page.goto(base + route, { waitUntil: 'networkidle0' });
         await waitForIslands(page);
+        // The home page's sections are laid out for good one per idle period: shoot the page once they all are.
+        await page.waitForFunction((name: string) => document.querySelector(`[${name}]`) === null, { timeout: 15_000 }, clientAttributes.layoutWaits);
         // Lazy images load only near the viewport: bring each into view so the full-page shot shows them.
         await page.evaluate(async () => {
           for (const image of document.querySelectorAll('img[loading="lazy"]')) {
