@@ -1,5 +1,5 @@
 /**
- * Reports page views: the landing view once the page has loaded and fallen idle, and one after each in-place navigation. Each carries
+ * Reports page views: the landing view once the page has loaded, and one after each in-place navigation. Each carries
  * the landing's source, medium, campaign and content (the ad), which live in this page's memory only (no cookie, no
  * storage), so a view after in-place navigation is still credited to what brought the visitor.
  * (sendBeacon: every browser since 2018; where it is missing or refuses, the view goes uncounted,
@@ -7,7 +7,7 @@
  */
 import type { LandingFacts } from '../shared/trafficSource';
 import type { ViewBeaconBody } from '../shared/viewBeacon';
-import { onIdle } from './islands/conditions/onIdle';
+import { onLoad } from './islands/conditions/onLoad';
 
 /** Sends the landing view and returns what reports each later view (with no referrer: it came from this site). */
 export function startViewReporting(endpoint: string, landing: LandingFacts): () => void {
@@ -24,9 +24,8 @@ export function startViewReporting(endpoint: string, landing: LandingFacts): () 
     };
     navigator.sendBeacon?.(endpoint, JSON.stringify(body));
   };
-  // The landing view waits for the page to load, paint and fall idle, so its request never competes with
-  // the page's own (nor counts on a simulated critical path) and its work never stands between a first tap
-  // and its answer on a slow phone, unless the visitor leaves first.
+  // The landing view waits for the page to load and paint, so its request never competes with the
+  // page's own (nor counts on a simulated critical path), unless the visitor leaves first.
   let landed = false;
   const sendLanding = () => {
     if (landed) return;
@@ -37,9 +36,9 @@ export function startViewReporting(endpoint: string, landing: LandingFacts): () 
   // A page the browser prerenders (speculation rules; Chromium 108+, elsewhere never true) is not viewed
   // until the visitor goes to it, if ever: report it then.
   if ((document as Document & { prerendering?: boolean }).prerendering) {
-    document.addEventListener('prerenderingchange', () => void onIdle().then(sendLanding), { once: true });
+    document.addEventListener('prerenderingchange', () => void onLoad().then(sendLanding), { once: true });
   } else {
-    void onIdle().then(sendLanding);
+    void onLoad().then(sendLanding);
   }
   return () => send('');
 }
