@@ -54,24 +54,33 @@ async function bisect(measure: (rate: number) => Promise<number>, target: number
   return best!;
 }
 
-/** The machine's own index (no slowdown) and the rate of each device asked for, of `devices`. */
-export async function calibrate(browser: Browser, wanted: readonly string[] = devices.map((device) => device.name)): Promise<{ machineIndex: number; rates: DeviceRate[] }> {
+/** Runs `use` with a blank page that measures the index at a rate (Lighthouse's page function), after one warm-up run. */
+async function withBenchmarkPage<T>(browser: Browser, use: (measure: (rate: number) => Promise<number>) => Promise<T>): Promise<T> {
   // Lighthouse is an ES module; this script runs as CommonJS.
   const { pageFunctions } = await import('lighthouse/core/lib/page-functions.js');
   const source = pageFunctions.computeBenchmarkIndex.toString();
   const page = await browser.newPage();
   try {
     const cdp = await page.createCDPSession();
+    // The first run warms V8 up.
+    await indexAt(cdp, source, 1);
+    return await use((rate) => indexAt(cdp, source, rate));
+  } finally {
+    await page.close();
+  }
+}
+
+/** The machine's own index (no slowdown) and the rate of each device asked for, of `devices`. */
+export function calibrate(browser: Browser, wanted: readonly string[] = devices.map((device) => device.name)): Promise<{ machineIndex: number; rates: DeviceRate[] }> {
+  return withBenchmarkPage(browser, async (indexAtRate) => {
     const cache = new Map<number, number>();
     const measure = async (rate: number) => {
       const known = cache.get(rate);
       if (known !== undefined) return known;
-      const index = await indexAt(cdp, source, rate);
+      const index = await indexAtRate(rate);
       cache.set(rate, index);
       return index;
     };
-    // The first run warms V8 up; the second is the machine's index.
-    await indexAt(cdp, source, 1);
     const machineIndex = await measure(1);
     const rates: DeviceRate[] = [];
     for (const device of devices.filter((each) => wanted.includes(each.name))) {
@@ -86,21 +95,10 @@ export async function calibrate(browser: Browser, wanted: readonly string[] = de
       rates.push({ name: device.name, target: device.index, ...found });
     }
     return { machineIndex, rates };
-  } finally {
-    await page.close();
-  }
+  });
 }
 
 /** The index at a rate once more, to show how far the machine moved during the bench (after a warm-up run, as calibrate's). */
-export async function indexNow(browser: Browser, rate: number | null): Promise<number> {
-  const { pageFunctions } = await import('lighthouse/core/lib/page-functions.js');
-  const source = pageFunctions.computeBenchmarkIndex.toString();
-  const page = await browser.newPage();
-  try {
-    const cdp = await page.createCDPSession();
-    await indexAt(cdp, source, 1);
-    return await indexAt(cdp, source, rate ?? 1);
-  } finally {
-    await page.close();
-  }
+export function indexNow(browser: Browser, rate: number | null): Promise<number> {
+  return withBenchmarkPage(browser, (indexAtRate) => indexAtRate(rate ?? 1));
 }

@@ -32,6 +32,9 @@ export interface Control {
   answered: string;
 }
 
+/** A control's page: on the site, or the bare page for a control with no path. */
+export const pageOf = (control: Control, base: string, bareUrl: string) => (control.path === null ? bareUrl : `${base}${control.path}`);
+
 export const controls: Control[] = [
   { name: 'menu button', path: '/', selector: '.top-bar__menu-button', answered: ".top-bar__menu:popover-open" },
   { name: 'FAQ question', path: '/#faq', selector: '#faq summary', whenInView: true, answered: '#faq details[open]' },
@@ -158,7 +161,7 @@ export async function benchInteractions(base: string) {
     console.log(`This machine's BenchmarkIndex: ${machineIndex.toFixed(0)}; CPU slowed to a phone's: ${rates.map(shownRate).join('; ')}`);
     const targets = [];
     for (const control of controls) {
-      const url = control.path === null ? bare.url : `${base}${control.path}`;
+      const url = pageOf(control, base, bare.url);
       targets.push({ control, url, point: await whereToTap(browser, url, control) });
     }
     // Per device, the controls take turns run by run, so that a shared machine's drift falls on each alike, the floor too.

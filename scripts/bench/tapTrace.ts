@@ -4,7 +4,7 @@ import path from 'node:path';
 import { launchBrowser } from '../../tests/support/browser';
 import { startBarePage } from './barePage';
 import { calibrate } from './deviceRate';
-import { controls, firstTap, whereToTap } from './interactions';
+import { controls, firstTap, pageOf, whereToTap } from './interactions';
 import { describeTapTrace, tapTrace } from './traceTasks';
 
 /**
@@ -23,7 +23,7 @@ export async function benchTapTrace(base: string) {
     console.log(`\nA first tap at first paint under a performance trace, CPU slowed ${lowEnd.rate}x (BenchmarkIndex ${lowEnd.index.toFixed(0)}, a low-end phone)`);
     for (const control of controls) {
       const { name } = control;
-      const url = control.path === null ? bare.url : `${base}${control.path}`;
+      const url = pageOf(control, base, bare.url);
       const tracePath = path.join(folder, `${name.replace(/\W+/g, '-')}.json`);
       const tap = await firstTap(browser, url, control, lowEnd.rate, await whereToTap(browser, url, control), tracePath);
       console.log(
